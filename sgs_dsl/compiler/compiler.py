@@ -1,0 +1,620 @@
+"""Checker and compiler in one walk: every name is resolved against the closed schema (errors
+are collected with locations and hints), and the AST becomes Python closures."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from ..engine.model import RulesError, UsedCard
+from ..engine.windows import WINDOW_BY_ID, WINDOWS
+from ..syntax import ast
+from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
+from ..syntax.names import normalize
+from . import schema
+from .defs import CardKind, Ctx, ModifierDef, Skill, TargetRule, TriggerDef, UseMode, ViewAsDef
+from .runtime import IMPLS
+
+BREAK = 1
+STOP = 2
+MAX_LOOP = 200
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
+_COMPARE = {"==": operator.is_, "!=": operator.is_not, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge}
+
+WINDOW_NAMES: dict[str, str] = {}
+for _w in WINDOWS:
+    WINDOW_NAMES[_w.id] = _w.id
+    WINDOW_NAMES[normalize(_w.zh)] = _w.id
+
+
+class Scope:
+    """Variables visible in a block, with their types."""
+
+    def __init__(self, variables: dict[str, str], parent: Scope | None = None, loop: bool = False):
+        self.vars = dict(variables)
+        self.parent = parent
+        self.loop = loop or (parent.loop if parent else False)
+
+    def lookup(self, name: str) -> str | None:
+        if name in self.vars:
+            return self.vars[name]
+        return self.parent.lookup(name) if self.parent else None
+
+    def names(self) -> list[str]:
+        return list(self.vars) + (self.parent.names() if self.parent else [])
+
+    def child(self, loop: bool = False) -> Scope:
+        return Scope({}, self, loop)
+
+
+class Compiler:
+    """Compiles definitions against a table of card kinds; collects diagnostics."""
+
+    def __init__(self, cards: dict[str, CardKind], lines_of: Callable[[str], tuple[str, ...]]):
+        self.cards = cards  # normalized name or id -> kind
+        self.lines_of = lines_of
+        self.diagnostics: list[Diagnostic] = []
+        self.use_vars: set[str] = set()
+
+    # ------------------------------------------------------------ diagnostics
+    def error(self, span: Span, message: str, hint: str = "") -> None:
+        lines = self.lines_of(span.file)
+        source = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+        self.diagnostics.append(Diagnostic(span, message, hint, source))
+
+    def card_kind(self, name: str, span: Span) -> CardKind | None:
+        kind = self.cards.get(normalize(name)) or self.cards.get(name.lower())
+        if kind is None:
+            self.error(span, f"unknown card '{name}'", did_you_mean(name, self.card_names()))
+        return kind
+
+    def card_names(self) -> list[str]:
+        return sorted({k.name for k in self.cards.values()} | {k.id for k in self.cards.values()})
+
+    # ------------------------------------------------------------ cards
+    def compile_card(self, node: ast.CardDef, kind: CardKind) -> None:
+        if node.kind.text not in schema.CARD_TYPES:
+            self.error(node.kind.span, f"unknown card type '{node.kind.text}'",
+                       did_you_mean(node.kind.text, schema.CARD_TYPES) or "one of: " + ", ".join(schema.CARD_TYPES))
+        self.use_vars = {m.var.text for m in node.members if isinstance(m, ast.ChooseClause)}
+        self.use_vars |= {m.path[1].text for m in _walk_sets(node.members) if len(m.path) == 2 and m.path[0].text == "use"}
+        uses, choose, blocks = [], [], {}
+        skill_members = []
+        for m in node.members:
+            if isinstance(m, ast.Prop):
+                self.card_prop(m, kind)
+            elif isinstance(m, ast.UseClause):
+                mode = self.use_clause(m)
+                if mode is not None:
+                    uses.append(mode)
+            elif isinstance(m, ast.ChooseClause):
+                rule = self.target_spec(m.target, {"user": "player", "it": "player", "card": "card", "target": "player"})
+                choose.append((m.var.text, rule))
+            elif isinstance(m, ast.Block):
+                if m.name.text not in schema.BLOCKS:
+                    self.error(m.name.span, f"unknown block '{m.name.text}' in a card",
+                               did_you_mean(m.name.text, schema.BLOCKS) or "blocks: " + ", ".join(schema.BLOCKS))
+                    continue
+                if m.name.text in blocks:
+                    self.error(m.name.span, f"duplicate block '{m.name.text}'", "merge the two blocks into one")
+                variables = dict(schema.CARD_BLOCK_VARS)
+                if m.name.text in ("prepare", "finish"):
+                    del variables["target"]
+                blocks[m.name.text] = self.block(m.body, Scope(variables))
+            else:
+                skill_members.append(m)
+        kind.uses = tuple(uses)
+        kind.choose = tuple(choose)
+        kind.blocks = blocks
+        if skill_members:
+            if not kind.is_equip:
+                self.error(skill_members[0].span, "only equipment cards may carry triggers, modifiers or view-as",
+                           "write the behaviour in the card's blocks instead")
+            kind.skill = self.skill_body(kind.name, kind.id, kind.text, (), skill_members, node.span)
+            kind.skill.from_card = kind.name
+            kind.skill.slot = kind.type
+        if kind.type in ("basic", "trick", "delayed") and not uses:
+            self.error(node.name.span, f"card '{kind.name}' has no `use` clause", "say when it can be used: `use play: one other;`")
+        self.use_vars = set()
+
+    def card_prop(self, m: ast.Prop, kind: CardKind) -> None:
+        name = m.name.text
+        if name not in schema.CARD_PROPS:
+            self.error(m.name.span, f"unknown card property '{name}'",
+                       did_you_mean(name, schema.CARD_PROPS) or "properties: " + ", ".join(schema.CARD_PROPS))
+            return
+        if len(m.values) != 1:
+            self.error(m.span, f"'{name}' takes exactly one value, got {len(m.values)}")
+            return
+        value = m.values[0]
+        if schema.CARD_PROPS[name] == "int":
+            if not isinstance(value, ast.Int):
+                self.error(value.span, f"'{name}' needs a number")
+                return
+            setattr(kind, name, value.value)
+            if name == "range" and kind.type != "weapon":
+                self.error(m.span, "only a weapon has an attack range")
+        else:
+            nature = schema.NATURES.get(getattr(value, "text", ""))
+            if nature is None:
+                self.error(value.span, f"unknown nature '{getattr(value, 'text', value)}'", "natures: normal, fire, thunder")
+                return
+            kind.nature = nature
+
+    def use_clause(self, m: ast.UseClause) -> UseMode | None:
+        context = m.context.text
+        if context not in schema.USE_CONTEXTS:
+            self.error(m.context.span, f"unknown use context '{context}'",
+                       did_you_mean(context, schema.USE_CONTEXTS) or "contexts: " + ", ".join(schema.USE_CONTEXTS))
+            return None
+        if context == "counter":
+            if m.target is None or m.target.cond is not None:
+                self.error(m.span, "`use counter` needs a card pattern: `use counter: trick;`")
+                return None
+            atoms = tuple(ast.PatAtom("name", w.text, w.span) for w in m.target.words)
+            matcher = self.pattern(ast.Pattern((atoms,), m.target.span))
+            return UseMode("counter", None, matcher)
+        if context == "respond":
+            if m.target is not None:
+                self.error(m.target.span, "a `use respond` card has no targets of its own",
+                           "it answers the card that asked for it")
+            return UseMode("respond", TargetRule("one_other", None))
+        if m.target is None:
+            self.error(m.span, f"`use {context}` needs targets, e.g. `use {context}: one other;`")
+            return None
+        variables = {"user": "player", "it": "player", "card": "card"}
+        return UseMode(context, self.target_spec(m.target, variables))
+
+    def target_spec(self, spec: ast.TargetSpec, variables: dict[str, str]) -> TargetRule:
+        words = tuple(w.text for w in spec.words)
+        kind = schema.TARGET_WORDS.get(words)
+        if kind is None:
+            options = [" ".join(k) for k in schema.TARGET_WORDS]
+            self.error(spec.words[0].span, f"unknown target '{' '.join(words)}'",
+                       did_you_mean(" ".join(words), options) or "targets: " + ", ".join(options))
+            kind = "one"
+        cond = self.expr_bool(spec.cond, Scope(variables)) if spec.cond is not None else None
+        return TargetRule(kind, cond)
+
+    # ------------------------------------------------------------ skills (hero skills and equipment)
+    def skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members, span: Span) -> Skill:
+        triggers: dict[str, list[TriggerDef]] = {}
+        modifiers, view_as = [], []
+        for m in members:
+            if isinstance(m, ast.Trigger):
+                t = self.trigger(m, name)
+                if t is not None:
+                    triggers.setdefault(t.window, []).append(t)
+            elif isinstance(m, ast.Modifier):
+                mod = self.modifier(m)
+                if mod is not None:
+                    modifiers.append(mod)
+            elif isinstance(m, ast.ViewAs):
+                va = self.view_as(m, name)
+                if va is not None:
+                    view_as.append(va)
+            else:
+                self.error(m.span, "a skill holds triggers (`on`), modifiers (`modify`) and `view_as` only")
+        return Skill(name, ident, text, tags, {k: tuple(v) for k, v in triggers.items()}, tuple(modifiers),
+                     tuple(view_as), span)
+
+    def trigger(self, m: ast.Trigger, skill: str) -> TriggerDef | None:
+        window = WINDOW_NAMES.get(m.window.text) or WINDOW_NAMES.get(normalize(m.window.text))
+        if window is None:
+            known = [w.id for w in WINDOWS] + [w.zh for w in WINDOWS]
+            self.error(m.window.span, f"unknown window '{m.window.text}'",
+                       did_you_mean(m.window.text, known) or "see `sgs windows` for the list")
+            return None
+        optional = False
+        for tag in m.tags:
+            if tag.text == "optional":
+                optional = True
+            elif tag.text != "forced":
+                self.error(tag.span, f"unknown trigger flag '{tag.text}'",
+                           did_you_mean(tag.text, ["optional", "forced"]) or "flags: optional, forced")
+        variables = {"you": "player", **schema.PAYLOAD_VARS[WINDOW_BY_ID[window].payload]}
+        scope = Scope(variables)
+        cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
+        body = self.block(m.body, scope)
+        return TriggerDef(window, optional, cond, body, skill, m.span)
+
+    def modifier(self, m: ast.Modifier) -> ModifierDef | None:
+        name = m.name.text
+        if name not in schema.MODIFIERS:
+            self.error(m.name.span, f"unknown modifier '{name}'",
+                       did_you_mean(name, schema.MODIFIERS) or "modifiers: " + ", ".join(schema.MODIFIERS))
+            return None
+        matches = self.pattern(m.pattern) if m.pattern is not None else None
+        if name in ("limit", "targets") and m.pattern is None:
+            self.error(m.name.span, f"`{name}` modifies one kind of card: `modify {name}(殺) ...`")
+        scope = Scope({"you": "player", "user": "player", "card": "card"} if name == "targets" else {"you": "player"})
+        if isinstance(m.value, ast.Var) and m.value.name == "unlimited":
+            if name != "limit" or m.op != "=":
+                self.error(m.value.span, "`unlimited` only fits `modify limit(...) = unlimited`")
+            value = _const(None)
+        else:
+            value, t = self.expr(m.value, scope)
+            if t != "int":
+                self.error(m.value.span, f"a modifier's value must be a number, not {t}")
+        cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
+        return ModifierDef(name, matches, m.op, value, cond)
+
+    def view_as(self, m: ast.ViewAs, skill: str) -> ViewAsDef | None:
+        kind = self.card_kind(m.card.text, m.card.span)
+        if kind is None:
+            return None
+        zone = m.zone.text if m.zone is not None else "hand"
+        if zone not in ("hand", "hand_equip", "equip"):
+            self.error(m.zone.span, f"unknown zone '{zone}' for view_as", "zones: hand, equip, hand_equip")
+        modes = ("use", "play")
+        if m.mode is not None:
+            if m.mode.text not in ("use", "play"):
+                self.error(m.mode.span, f"unknown view_as mode '{m.mode.text}'", "use `for use` or `for play`")
+            else:
+                modes = (m.mode.text,)
+        if m.count < 1:
+            self.error(m.span, "view_as needs at least one card")
+        return ViewAsDef(kind.name, m.count, self.pattern(m.pattern), zone, modes, skill)
+
+    # ------------------------------------------------------------ patterns
+    def pattern(self, p: ast.Pattern) -> Callable[[Any], bool]:
+        alternatives = []
+        for term in p.alternatives:
+            tests = []
+            for atom in term:
+                if atom.kind == "suit":
+                    suit = atom.text
+                    tests.append(lambda c, s=suit: c.suit == s)
+                elif atom.text in schema.PATTERN_WORDS:
+                    tests.append(schema.PATTERN_WORDS[atom.text])
+                else:
+                    kind = self.cards.get(normalize(atom.text)) or self.cards.get(atom.text.lower())
+                    if kind is None:
+                        self.error(atom.span, f"unknown card or pattern word '{atom.text}'",
+                                   did_you_mean(atom.text, self.card_names() + list(schema.PATTERN_WORDS))
+                                   or "patterns: a card name, a suit, " + ", ".join(schema.PATTERN_WORDS))
+                        continue
+                    name = kind.name
+                    tests.append(lambda c, n=name: c.kind.name == n)
+            alternatives.append(tuple(tests))
+        alts = tuple(alternatives)
+        return lambda c: c is not None and any(all(t(c) for t in term) for term in alts)
+
+    def pattern_kind(self, p: ast.Pattern) -> str | None:
+        """The card a pattern asks for (its first card name), for questions like 'use a 閃?'."""
+        for term in p.alternatives:
+            for atom in term:
+                if atom.kind == "name" and atom.text not in schema.PATTERN_WORDS:
+                    kind = self.cards.get(normalize(atom.text)) or self.cards.get(atom.text.lower())
+                    if kind is not None:
+                        return kind.name
+        return None
+
+    # ------------------------------------------------------------ statements
+    def block(self, body: tuple, scope: Scope) -> Callable[[Ctx], int | None]:
+        steps = tuple(self.stmt(s, scope) for s in body)
+
+        def run(ctx: Ctx) -> int | None:
+            for step in steps:
+                signal = step(ctx)
+                if signal:
+                    return signal
+            return None
+
+        return run
+
+    def stmt(self, s, scope: Scope) -> Callable[[Ctx], int | None]:
+        if isinstance(s, ast.CallStmt):
+            fn, _ = self.call(s.call, scope)
+
+            def call_stmt(ctx: Ctx) -> None:
+                fn(ctx)
+            return call_stmt
+        if isinstance(s, ast.Let):
+            value, t = self.expr(s.value, scope)
+            scope.vars[s.name.text] = t
+            name = s.name.text
+
+            def let(ctx: Ctx) -> None:
+                ctx.vars[name] = value(ctx)
+            return let
+        if isinstance(s, ast.Set):
+            return self.set_stmt(s, scope)
+        if isinstance(s, ast.If):
+            cond = self.expr_bool(s.cond, scope)
+            then = self.block(s.body, scope.child())
+            orelse = self.block(s.orelse, scope.child()) if s.orelse else None
+            return lambda ctx: then(ctx) if cond(ctx) else (orelse(ctx) if orelse else None)
+        if isinstance(s, ast.For):
+            items, t = self.expr(s.items, scope)
+            if t not in ("players", "cards", "any"):
+                self.error(s.items.span, f"`for` needs players or cards, not {t}")
+            inner = scope.child(loop=True)
+            inner.vars[s.var.text] = "player" if t == "players" else "card"
+            body = self.block(s.body, inner)
+            var = s.var.text
+
+            def for_each(ctx: Ctx) -> int | None:
+                for item in list(items(ctx)):
+                    ctx.vars[var] = item
+                    signal = body(ctx)
+                    if signal == BREAK:
+                        break
+                    if signal == STOP:
+                        return STOP
+                return None
+            return for_each
+        if isinstance(s, ast.Repeat):
+            count = self.expr_int(s.count, scope)
+            body = self.block(s.body, scope.child(loop=True))
+
+            def repeat(ctx: Ctx) -> int | None:
+                for _ in range(min(count(ctx), MAX_LOOP)):
+                    signal = body(ctx)
+                    if signal == BREAK:
+                        break
+                    if signal == STOP:
+                        return STOP
+                return None
+            return repeat
+        if isinstance(s, ast.Loop):
+            body = self.block(s.body, scope.child(loop=True))
+            where = str(s.span)
+
+            def loop(ctx: Ctx) -> int | None:
+                for _ in range(MAX_LOOP):
+                    signal = body(ctx)
+                    if signal == BREAK:
+                        return None
+                    if signal == STOP:
+                        return STOP
+                raise RulesError(f"{where}: loop ran {MAX_LOOP} times without `break`")
+            return loop
+        if isinstance(s, ast.Break):
+            if not scope.loop:
+                self.error(s.span, "`break` outside a loop", "use `stop;` to end the whole block")
+            return lambda ctx: BREAK
+        if isinstance(s, ast.Stop):
+            return lambda ctx: STOP
+        raise AssertionError(f"unknown statement {s!r}")
+
+    def set_stmt(self, s: ast.Set, scope: Scope) -> Callable[[Ctx], None]:
+        head = s.path[0]
+        t = scope.lookup(head.text)
+        if t is None:
+            self.unknown_var(head.text, head.span, scope)
+            return lambda ctx: None
+        if len(s.path) != 2:
+            self.error(s.span, "`set` changes one field of an event: `set damage.amount += 1;`")
+            return lambda ctx: None
+        field = s.path[1].text
+        base = schema.base_type(t)
+        value, vt = self.expr(s.value, scope)
+        if base == "use":
+            if field in schema.USE_FIELDS:
+                self.error(s.path[1].span, f"'use.{field}' cannot be changed")
+            name = field
+
+            def set_use(ctx: Ctx) -> None:
+                ctx.vars[head.text].vars[name] = value(ctx)
+            return set_use
+        if field not in schema.MUTABLE.get(base, ()):
+            allowed = sorted(schema.MUTABLE.get(base, ()))
+            self.error(s.path[1].span, f"'{head.text}.{field}' cannot be changed",
+                       f"changeable fields of {base}: {', '.join(allowed)}" if allowed else f"no field of {base} can be changed")
+            return lambda ctx: None
+        op = s.op
+        var = head.text
+
+        def set_field(ctx: Ctx) -> None:
+            obj = ctx.vars[var]
+            new = value(ctx)
+            if op == "+=":
+                new = getattr(obj, field) + new
+            elif op == "-=":
+                new = getattr(obj, field) - new
+            setattr(obj, field, new)
+        return set_field
+
+    # ------------------------------------------------------------ expressions
+    def expr_bool(self, e, scope: Scope) -> Callable[[Ctx], bool]:
+        fn, _ = self.expr(e, scope)
+        return fn
+
+    def expr_int(self, e, scope: Scope) -> Callable[[Ctx], int]:
+        fn, t = self.expr(e, scope)
+        if t not in ("int", "any"):
+            self.error(e.span, f"expected a number, found {t}")
+        return fn
+
+    def unknown_var(self, name: str, span: Span, scope: Scope) -> None:
+        hint = did_you_mean(name, scope.names())
+        if not hint:
+            if self.cards.get(normalize(name)) is not None:
+                hint = "a card name is not a value here; test a card with `is`, e.g. `card is " + name + "`"
+            else:
+                hint = "variables here: " + ", ".join(sorted(set(scope.names())))
+        self.error(span, f"unknown variable '{name}'", hint)
+
+    def expr(self, e, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
+        if isinstance(e, ast.Int):
+            return _const(e.value), "int"
+        if isinstance(e, ast.Str):
+            return _const(e.value), "str"
+        if isinstance(e, ast.SuitLit):
+            return _const(e.suit), "str"
+        if isinstance(e, ast.Var):
+            if e.name in ("none", "true", "false"):
+                return _const({"none": None, "true": True, "false": False}[e.name]), (
+                    "none" if e.name == "none" else "bool")
+            t = scope.lookup(e.name)
+            if t is None:
+                self.unknown_var(e.name, e.span, scope)
+                return _const(None), "any"
+            name = e.name
+            return (lambda ctx: ctx.vars[name]), t
+        if isinstance(e, ast.Field):
+            return self.field(e, scope)
+        if isinstance(e, ast.Call):
+            return self.call(e, scope)
+        if isinstance(e, ast.Arith):
+            left = self.expr_int(e.left, scope)
+            right = self.expr_int(e.right, scope)
+            op = _ARITH[e.op]
+            return (lambda ctx: op(left(ctx), right(ctx))), "int"
+        if isinstance(e, ast.Compare):
+            left, lt = self.expr(e.left, scope)
+            right, rt = self.expr(e.right, scope)
+            if e.op in ("==", "!="):
+                identity = any(schema.base_type(t) in ("player", "card", "use") or t == "none" for t in (lt, rt))
+                op = _COMPARE[e.op] if identity else (operator.eq if e.op == "==" else operator.ne)
+            else:
+                op = _COMPARE[e.op]
+                for side, t in ((e.left, lt), (e.right, rt)):
+                    if t not in ("int", "any"):
+                        self.error(side.span, f"'{e.op}' compares numbers, not {t}")
+            return (lambda ctx: op(left(ctx), right(ctx))), "bool"
+        if isinstance(e, ast.Logic):
+            parts = tuple(self.expr_bool(i, scope) for i in e.items)
+            if e.op == "and":
+                return (lambda ctx: all(p(ctx) for p in parts)), "bool"
+            return (lambda ctx: any(p(ctx) for p in parts)), "bool"
+        if isinstance(e, ast.Not):
+            inner = self.expr_bool(e.expr, scope)
+            return (lambda ctx: not inner(ctx)), "bool"
+        if isinstance(e, ast.Neg):
+            inner = self.expr_int(e.expr, scope)
+            return (lambda ctx: -inner(ctx)), "int"
+        if isinstance(e, ast.Is):
+            value, t = self.expr(e.expr, scope)
+            if schema.base_type(t) not in ("card", "any"):
+                self.error(e.expr.span, f"`is` tests a card against a pattern, but this is {t}")
+            matches = self.pattern(e.pattern)
+            if e.negate:
+                return (lambda ctx: not matches(value(ctx))), "bool"
+            return (lambda ctx: matches(value(ctx))), "bool"
+        raise AssertionError(f"unknown expression {e!r}")
+
+    def field(self, e: ast.Field, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
+        obj, t = self.expr(e.obj, scope)
+        base = schema.base_type(t)
+        if base == "any":
+            return (lambda ctx: None), "any"
+        if base == "use" and e.name in self.use_vars:
+            name = e.name
+            return (lambda ctx: obj(ctx).vars.get(name)), "any"
+        fields = schema.FIELDS.get(base)
+        if fields is None or e.name not in fields:
+            known = list(fields) if fields else []
+            if base == "use":
+                known += sorted(self.use_vars)
+            hint = did_you_mean(e.name, known) or (f"fields of {base}: {', '.join(known)}" if known else "")
+            self.error(e.span, f"{base} has no field '{e.name}'", hint)
+            return _const(None), "any"
+        ftype, getter = fields[e.name]
+
+        def get(ctx: Ctx) -> Any:
+            value = obj(ctx)
+            return None if value is None else getter(value)
+        return get, ftype
+
+    def call(self, c: ast.Call, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
+        name = c.name.text
+        builtin = schema.BUILTINS.get(name)
+        if builtin is None:
+            self.error(c.name.span, f"unknown effect or function '{name}'",
+                       did_you_mean(name, schema.BUILTINS) or "see docs/language.md for the list")
+            return _const(None), "any"
+        if builtin.needs and scope.lookup(builtin.needs) is None:
+            self.error(c.name.span, f"'{name}' only works where '{builtin.needs}' is known "
+                       f"(a trigger on the `{builtin.needs}` window)")
+            return _const(None), "any"
+        n = len(c.args)
+        if n < builtin.required or n > len(builtin.params):
+            want = (f"{builtin.required}" if builtin.required == len(builtin.params)
+                    else f"{builtin.required} to {len(builtin.params)}")
+            sig = ", ".join(p.name for p in builtin.params)
+            self.error(c.span, f"'{name}' takes {want} arguments, got {n}", f"{name}({sig})")
+            return _const(None), builtin.returns
+        args = [self.argument(a, p.type, scope) for a, p in zip(c.args, builtin.params)]
+        kwargs: dict[str, Callable[[Ctx], Any]] = {}
+        for key, value in c.kwargs:
+            if key.text not in builtin.keywords:
+                self.error(key.span, f"'{name}' has no option '{key.text}'",
+                           did_you_mean(key.text, builtin.keywords) or
+                           (f"options: {', '.join(builtin.keywords)}" if builtin.keywords else f"'{name}' takes no options"))
+                continue
+            kwargs[key.text] = self.argument(value, builtin.keywords[key.text][0], scope)
+        for key, (ktype, default) in builtin.keywords.items():
+            if key not in kwargs:
+                if default == "default":
+                    source = "user" if scope.lookup("user") else "you"
+                    kwargs[key] = (lambda ctx, s=source: ctx.vars.get(s))
+                else:
+                    kwargs[key] = _const(default)
+        impl = IMPLS[name]
+        in_card = scope.lookup("user") is not None and scope.lookup("card") is not None
+        if name == "damage":
+            card_fn = (lambda ctx: ctx.vars.get("card")) if in_card else _const(None)
+            kwargs["card"] = card_fn
+        arg_fns = tuple(args)
+        kw_items = tuple(kwargs.items())
+
+        def run(ctx: Ctx) -> Any:
+            return impl(ctx, *[a(ctx) for a in arg_fns], **{k: f(ctx) for k, f in kw_items})
+        return run, builtin.returns
+
+    def argument(self, a, ptype: str, scope: Scope) -> Callable[[Ctx], Any]:
+        """Arguments whose type is a name domain (pattern, nature, phase, zone, slot) are resolved now."""
+        if ptype == "pattern":
+            if not isinstance(a, ast.Var):
+                self.error(a.span, "expected a card name here, e.g. 閃")
+                return _const((lambda c: False, None))
+            pattern = ast.Pattern(((ast.PatAtom("name", a.name, a.span),),), a.span)
+            return _const((self.pattern(pattern), self.pattern_kind(pattern)))
+        domains = {"nature": schema.NATURES, "phase": schema.PHASE_NAMES,
+                   "zone": {z: z for z in schema.ZONES}, "slot": {s: s for s in schema.SLOTS}}
+        if ptype in domains and isinstance(a, ast.Var) and scope.lookup(a.name) is None:
+            table = domains[ptype]
+            if a.name not in table:
+                self.error(a.span, f"unknown {ptype} '{a.name}'",
+                           did_you_mean(a.name, table) or f"{ptype}s: {', '.join(table)}")
+                return _const(None)
+            return _const(table[a.name])
+        fn, t = self.expr(a, scope)
+        want = schema.base_type(ptype)
+        got = schema.base_type(t)
+        if want in ("player", "int", "card", "use", "damage", "bool") and got not in (want, "any", "none"):
+            self.error(a.span, f"expected {want}, found {t}")
+        if got == "none" and not ptype.endswith("?"):
+            self.error(a.span, f"'none' is not allowed here; expected {want}")
+        return fn
+
+
+def _const(value: Any) -> Callable[[Ctx], Any]:
+    return lambda ctx: value
+
+
+def _walk_sets(members) -> list[ast.Set]:
+    found: list[ast.Set] = []
+
+    def walk(stmts) -> None:
+        for s in stmts:
+            if isinstance(s, ast.Set):
+                found.append(s)
+            for attr in ("body", "orelse"):
+                inner = getattr(s, attr, None)
+                if inner:
+                    walk(inner)
+
+    for m in members:
+        if isinstance(m, (ast.Block, ast.Trigger)):
+            walk(m.body)
+    return found
+
+
+def virtual(kind: CardKind) -> UsedCard:
+    return UsedCard.virtual(kind)

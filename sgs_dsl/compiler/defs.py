@@ -1,0 +1,132 @@
+"""What the compiler produces and the engine runs: card kinds, skills, triggers, modifiers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from ..syntax.diagnostics import Span
+
+Fn = Callable[[Any], Any]  # a compiled expression or block: ctx -> value / signal
+
+
+class Ctx:
+    """The variables a compiled closure sees: the game and a scope of named values."""
+
+    __slots__ = ("game", "vars")
+
+    def __init__(self, game: Any, variables: dict[str, Any]):
+        self.game = game
+        self.vars = variables
+
+
+@attrs.frozen(slots=True)
+class TargetRule:
+    kind: str  # self / one / one_other / all / all_others / dying
+    cond: Fn | None
+
+
+@attrs.frozen(slots=True)
+class UseMode:
+    context: str  # play / dying / respond / counter
+    target: TargetRule | None
+    counter: Callable[[Any], bool] | None = None  # for counter: which used cards it answers
+
+
+@attrs.frozen(slots=True)
+class TriggerDef:
+    window: str
+    optional: bool
+    cond: Fn | None
+    body: Fn
+    skill: str
+    span: Span
+
+
+@attrs.frozen(slots=True)
+class ModifierDef:
+    name: str  # limit / targets / distance_to / distance_from / attack_range / hand_limit
+    matches: Callable[[Any], bool] | None
+    op: str  # = += -=
+    value: Fn  # ctx -> int or None (unlimited)
+    cond: Fn | None
+
+
+@attrs.frozen(slots=True)
+class ViewAsDef:
+    kind_name: str
+    count: int
+    matches: Callable[[Any], bool]
+    zone: str  # hand / hand_equip
+    modes: tuple[str, ...]  # use / play
+    skill: str
+
+
+@attrs.define(slots=True, eq=False)
+class Skill:
+    name: str
+    id: str
+    text: str
+    tags: tuple[str, ...]
+    triggers: dict[str, tuple[TriggerDef, ...]]
+    modifiers: tuple[ModifierDef, ...]
+    view_as: tuple[ViewAsDef, ...]
+    span: Span
+    from_card: str = ""  # the card that grants it while equipped
+    slot: str = ""
+
+
+@attrs.define(slots=True, eq=False)
+class CardKind:
+    name: str
+    id: str
+    type: str  # basic / trick / delayed / weapon / armor / offense_horse / defense_horse
+    text: str
+    span: Span
+    nature: str = "normal"
+    range: int = 1
+    uses: tuple[UseMode, ...] = ()
+    limit: int | None = None
+    distance: int | None = None
+    choose: tuple[tuple[str, TargetRule], ...] = ()
+    blocks: dict[str, Fn] = attrs.field(factory=dict)
+    skill: Skill | None = None
+
+    def mode(self, context: str) -> UseMode | None:
+        for m in self.uses:
+            if m.context == context:
+                return m
+        return None
+
+    @property
+    def is_trick(self) -> bool:
+        return self.type in ("trick", "delayed")
+
+    @property
+    def is_equip(self) -> bool:
+        return self.type in ("weapon", "armor", "offense_horse", "defense_horse")
+
+
+@attrs.frozen
+class CardSpec:
+    """One card of a deck list: name, id, suit and rank."""
+
+    name: str
+    id: str
+    suit: str
+    rank: int
+    type: str
+
+
+@attrs.frozen
+class Ruleset:
+    name: str
+    title: str
+    mode: str
+    decks: tuple[str, ...]
+    heroes: tuple[str, ...]
+    default: bool
+    options: dict[str, Any]
+    span: Span

@@ -1,0 +1,298 @@
+"""The library: every card, skill, hero, deck and ruleset of a set of .sgs files, checked and
+compiled. Parsing is cached on disk by file content, so a second start does not re-parse."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+from collections.abc import Sequence
+from pathlib import Path
+
+import attrs
+
+from ..resources import data_dir, library_files
+from ..syntax import ast
+from ..syntax.diagnostics import Diagnostic, SgsError, Span, did_you_mean
+from ..syntax.names import normalize
+from ..syntax.parser import parse
+from .compiler import Compiler
+from .defs import CardKind, CardSpec, Ruleset, Skill
+
+RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(i): i for i in range(1, 14)}}
+MODES = ("identity",)
+_CACHE_VERSION = "1"
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("SGS_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "sgs-dsl")
+    return Path(base)
+
+
+def parse_file(path: Path) -> ast.Module:
+    """Parse a file, reusing the pickled AST of identical content when there is one."""
+    data = path.read_bytes()
+    grammar = (data_dir("grammar") / "sgs.lark").read_bytes()
+    key = hashlib.sha256(_CACHE_VERSION.encode() + grammar + str(path).encode() + data).hexdigest()
+    cached = cache_dir() / f"{key}.ast"
+    if os.environ.get("SGS_NO_CACHE") != "1":
+        try:
+            with open(cached, "rb") as f:
+                return pickle.load(f)
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
+            pass
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SgsError([Diagnostic(Span(str(path), 1, 1), f"not UTF-8 text: {error.reason}")]) from None
+    module = parse(text, str(path))
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            pickle.dump(module, f)
+        os.replace(tmp, cached)
+    except OSError:
+        pass  # a read-only home still works, just slower
+    return module
+
+
+@attrs.define
+class Hero:
+    name: str
+    id: str
+    kingdom: str
+    gender: str
+    hp: int
+    skills: tuple[Skill, ...]
+    span: Span
+
+
+@attrs.define
+class Library:
+    cards: dict[str, CardKind]  # by Traditional name
+    decks: dict[str, list[tuple[CardKind, str, int]]]
+    rulesets: dict[str, Ruleset]
+    skills: dict[str, Skill]
+    heroes: dict[str, Hero]
+    files: tuple[str, ...]
+
+    @property
+    def default_ruleset(self) -> str:
+        for r in self.rulesets.values():
+            if r.default:
+                return r.name
+        return next(iter(self.rulesets))
+
+    def ruleset(self, name: str) -> Ruleset:
+        if name not in self.rulesets:
+            hint = did_you_mean(name, self.rulesets) or "known: " + ", ".join(self.rulesets)
+            raise KeyError(f"unknown ruleset '{name}'; {hint}")
+        return self.rulesets[name]
+
+    def deck_cards(self, ruleset: str) -> list[CardSpec]:
+        r = self.ruleset(ruleset)
+        return [CardSpec(kind.name, kind.id, suit, rank, kind.type) for deck in r.decks
+                for kind, suit, rank in self.decks[deck]]
+
+
+def _collect(paths: Sequence[Path]) -> list[Path]:
+    files: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            files.extend(sorted(p.rglob("*.sgs")))
+        elif p.exists():
+            files.append(p)
+        else:
+            raise SgsError([Diagnostic(Span(str(p), 0, 0), f"no such file or folder: {p}")])
+    return files
+
+
+def build(files: Sequence[Path]) -> Library:
+    """Parse, check and compile files into a Library; raise SgsError listing every problem."""
+    modules: list[ast.Module] = []
+    diagnostics: list[Diagnostic] = []
+    for f in files:
+        try:
+            modules.append(parse_file(f))
+        except SgsError as error:
+            diagnostics.extend(error.diagnostics)
+    lines = {m.path: m.lines for m in modules}
+    compiler = Compiler({}, lambda path: lines.get(path, ()))
+    library = _Builder(compiler, modules).build()
+    diagnostics.extend(compiler.diagnostics)
+    if diagnostics:
+        raise SgsError(diagnostics)
+    library.files = tuple(str(f) for f in files)
+    return library
+
+
+class _Builder:
+    def __init__(self, compiler: Compiler, modules: list[ast.Module]):
+        self.c = compiler
+        self.modules = modules
+        self.seen: dict[tuple[str, str], Span] = {}
+
+    def defs(self, kind: type):
+        for m in self.modules:
+            for d in m.definitions:
+                if isinstance(d, kind):
+                    yield d
+
+    def unique(self, what: str, name: ast.Name, key: str | None = None) -> bool:
+        k = (what, key or normalize(name.text))
+        if k in self.seen:
+            self.c.error(name.span, f"duplicate {what} '{name.text}'", f"first defined at {self.seen[k]}")
+            return False
+        self.seen[k] = name.span
+        return True
+
+    def build(self) -> Library:
+        cards: dict[str, CardKind] = {}
+        nodes = []
+        for d in self.defs(ast.CardDef):
+            if not (self.unique("card", d.name) and self.unique("card id", d.id, d.id.text.lower())):
+                continue
+            kind = CardKind(d.name.text, d.id.text, d.kind.text, d.text, d.span)
+            self.c.cards[normalize(d.name.text)] = kind
+            self.c.cards[d.id.text.lower()] = kind
+            cards[d.name.text] = kind
+            nodes.append((d, kind))
+        for d, kind in nodes:
+            self.c.compile_card(d, kind)
+        skills = self.skills()
+        heroes = self.heroes(skills)
+        decks = self.decks()
+        rulesets = self.rulesets(decks, heroes)
+        return Library(cards, decks, rulesets, skills, heroes, ())
+
+    def skills(self) -> dict[str, Skill]:
+        skills = {}
+        for d in self.defs(ast.SkillDef):
+            if not self.unique("skill", d.name):
+                continue
+            tags = tuple(t.text for t in d.tags)
+            for t in d.tags:
+                if t.text not in ("locked", "lord", "limited", "wake"):
+                    self.c.error(t.span, f"unknown skill tag '{t.text}'",
+                                 did_you_mean(t.text, ["locked", "lord", "limited", "wake"]) or "tags: locked, lord, limited, wake")
+            skills[normalize(d.name.text)] = self.c.skill_body(d.name.text, d.id.text, d.text, tags, d.members, d.span)
+            skills[d.id.text.lower()] = skills[normalize(d.name.text)]
+        return skills
+
+    def heroes(self, skills: dict[str, Skill]) -> dict[str, Hero]:
+        heroes = {}
+        for d in self.defs(ast.HeroDef):
+            if not self.unique("hero", d.name):
+                continue
+            props = {p.name.text: p for p in d.props}
+            for p in d.props:
+                if p.name.text not in ("kingdom", "gender", "hp", "skills"):
+                    self.c.error(p.name.span, f"unknown hero property '{p.name.text}'",
+                                 did_you_mean(p.name.text, ["kingdom", "gender", "hp", "skills"]))
+            hp = props.get("hp")
+            hp_value = hp.values[0].value if hp and hp.values and isinstance(hp.values[0], ast.Int) else 4
+            gender = props["gender"].values[0].text if "gender" in props and props["gender"].values else "male"
+            if gender not in ("male", "female"):
+                self.c.error(props["gender"].span, f"unknown gender '{gender}'", "male or female")
+            kingdom = props["kingdom"].values[0].text if "kingdom" in props and props["kingdom"].values else ""
+            hero_skills = []
+            for v in props["skills"].values if "skills" in props else ():
+                s = skills.get(normalize(getattr(v, "text", "")))
+                if s is None:
+                    self.c.error(v.span, f"unknown skill '{getattr(v, 'text', v)}'",
+                                 did_you_mean(getattr(v, "text", ""), [s.name for s in skills.values()]))
+                else:
+                    hero_skills.append(s)
+            heroes[d.name.text] = Hero(d.name.text, d.id.text, kingdom, gender, hp_value, tuple(hero_skills), d.span)
+        return heroes
+
+    def decks(self) -> dict[str, list[tuple[CardKind, str, int]]]:
+        decks = {}
+        for d in self.defs(ast.DeckDef):
+            if not self.unique("deck", d.name):
+                continue
+            cards = []
+            for line in d.lines:
+                kind = self.c.card_kind(line.card.text, line.card.span)
+                for face in line.faces:
+                    rank = RANKS.get(face.rank)
+                    if rank is None:
+                        self.c.error(face.span, f"bad rank '{face.rank}' in '{face.span and ''}{face.rank}'",
+                                     "ranks are A, 2-10, J, Q, K")
+                        continue
+                    if kind is not None:
+                        cards.append((kind, face.suit, rank))
+            decks[d.name.text] = cards
+        return decks
+
+    def rulesets(self, decks, heroes) -> dict[str, Ruleset]:
+        rulesets = {}
+        for d in self.defs(ast.RulesetDef):
+            if not self.unique("ruleset", d.name):
+                continue
+            props = {p.name.text: p for p in d.props}
+            mode = "identity"
+            deck_names: list[str] = []
+            hero_packages: list[str] = []
+            options = {}
+            for p in d.props:
+                key = p.name.text
+                values = [getattr(v, "text", getattr(v, "value", None)) for v in p.values]
+                if key == "mode":
+                    mode = values[0]
+                    if mode not in MODES:
+                        self.c.error(p.values[0].span, f"unknown mode '{mode}'", did_you_mean(mode, MODES) or "modes: " + ", ".join(MODES))
+                elif key == "decks":
+                    for v in p.values:
+                        if v.text not in decks:
+                            self.c.error(v.span, f"unknown deck '{v.text}'", did_you_mean(v.text, decks) or "decks: " + ", ".join(decks))
+                        else:
+                            deck_names.append(v.text)
+                elif key == "heroes":
+                    hero_packages.extend(values)
+                elif key in ("max_turns",):
+                    options[key] = values[0]
+                else:
+                    self.c.error(p.name.span, f"unknown ruleset property '{key}'",
+                                 did_you_mean(key, ["mode", "decks", "heroes", "max_turns"]) or "properties: mode, decks, heroes")
+            if "decks" not in props:
+                self.c.error(d.name.span, f"ruleset '{d.name.text}' names no decks", "add `decks standard, ex;`")
+            tags = tuple(t.text for t in d.tags)
+            for t in d.tags:
+                if t.text != "default":
+                    self.c.error(t.span, f"unknown ruleset tag '{t.text}'", "the only tag is `default`")
+            rulesets[d.name.text] = Ruleset(d.name.text, d.title, mode, tuple(deck_names), tuple(hero_packages),
+                                            "default" in tags, options, d.span)
+        return rulesets
+
+
+@functools.lru_cache(maxsize=8)
+def _load(extra: tuple[str, ...]) -> Library:
+    return build(library_files() + [Path(p) for p in extra])
+
+
+def load_library(extra_paths: Sequence[Path] = ()) -> Library:
+    """The built-in library plus any extra files (cached in memory for the process)."""
+    return _load(tuple(str(Path(p).resolve()) for p in extra_paths))
+
+
+load_library.cache_clear = _load.cache_clear  # type: ignore[attr-defined]
+
+
+def check_paths(paths: Sequence[Path]) -> list[Diagnostic]:
+    """Check files together with the built-in library they build on; [] when all is well."""
+    try:
+        files = _collect(paths)
+    except SgsError as error:
+        return error.diagnostics
+    own = {Path(f).resolve() for f in files}
+    base = [f for f in library_files() if f.resolve() not in own]
+    try:
+        build(base + files)
+    except SgsError as error:
+        return error.diagnostics
+    return []

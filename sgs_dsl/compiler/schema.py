@@ -1,0 +1,230 @@
+"""The closed schema of the language: value types and their fields, the effects and functions
+a block may call, the block and clause names of a card. The checker accepts nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from ..engine.model import Card, Judge, Player, UsedCard
+
+# ---------------------------------------------------------------- fields of value types
+
+def _equip(slot: str) -> Callable[[Player], Any]:
+    return lambda p: p.equips.get(slot)
+
+
+PLAYER_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "hp": ("int", lambda p: p.hp),
+    "max_hp": ("int", lambda p: p.max_hp),
+    "hurt": ("bool", lambda p: p.hp < p.max_hp),
+    "hand": ("int", lambda p: len(p.hand)),
+    "cards": ("int", lambda p: len(p.hand) + len(p.equips)),
+    "area": ("int", lambda p: len(p.hand) + len(p.equips) + len(p.judge)),
+    "equips": ("int", lambda p: len(p.equips)),
+    "weapon": ("card?", _equip("weapon")),
+    "armor": ("card?", _equip("armor")),
+    "horses": ("int", lambda p: sum(1 for s in p.equips if s.endswith("horse"))),
+    "gender": ("str", lambda p: p.gender),
+    "alive": ("bool", lambda p: p.alive),
+    "dying": ("bool", lambda p: p.dying),
+    "seat": ("int", lambda p: p.seat + 1),
+}
+
+
+def _card_type(c: Card | UsedCard) -> str:
+    return c.kind.type
+
+
+CARD_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "name": ("str", lambda c: c.kind.name),
+    "suit": ("str", lambda c: c.suit),
+    "color": ("str", lambda c: c.color),
+    "red": ("bool", lambda c: c.color == "red"),
+    "black": ("bool", lambda c: c.color == "black"),
+    "rank": ("int", lambda c: c.rank),
+    "nature": ("str", lambda c: c.nature),
+    "type": ("str", _card_type),
+}
+
+USE_FIELDS = {
+    "card": ("card", lambda u: u.card),
+    "user": ("player", lambda u: u.user),
+    "targets": ("players", lambda u: list(u.targets)),
+}
+
+DAMAGE_FIELDS = {
+    "source": ("player?", lambda d: d.source),
+    "target": ("player", lambda d: d.target),
+    "amount": ("int", lambda d: d.amount),
+    "nature": ("str", lambda d: d.nature),
+    "card": ("card?", lambda d: d.card),
+    "chained": ("bool", lambda d: d.chained),
+}
+
+JUDGE_FIELDS = {
+    "card": ("card", lambda j: j.card),
+    "suit": ("str", lambda j: j.card.suit),
+    "rank": ("int", lambda j: j.card.rank),
+    "color": ("str", lambda j: j.card.color),
+    "player": ("player", lambda j: j.player),
+}
+
+FIELDS: dict[str, dict[str, tuple[str, Callable[[Any], Any]]]] = {
+    "player": PLAYER_FIELDS,
+    "card": CARD_FIELDS,
+    "use": USE_FIELDS,
+    "damage": DAMAGE_FIELDS,
+    "judge": JUDGE_FIELDS,
+    "asked": {"player": ("player", lambda a: a.player), "card": ("card", lambda a: a.card),
+              "mode": ("str", lambda a: a.mode)},
+    "dying": {"player": ("player", lambda d: d.player), "damage": ("damage?", lambda d: d.damage)},
+    "phase": {"name": ("str", lambda p: p.name), "player": ("player", lambda p: p.player),
+              "count": ("int", lambda p: p.count)},
+    "recover": {"player": ("player", lambda r: r.player), "amount": ("int", lambda r: r.amount),
+                "source": ("player?", lambda r: r.source)},
+}
+
+# fields a `set` statement may change, by type (the window table says where it matters)
+MUTABLE: dict[str, set[str]] = {"damage": {"amount", "nature"}, "phase": {"count"}, "recover": {"amount"}}
+
+
+def base_type(t: str) -> str:
+    return t.rstrip("?")
+
+
+# ---------------------------------------------------------------- variables in scope
+
+CARD_BLOCK_VARS = {"user": "player", "target": "player", "card": "card", "use": "use", "responded": "use?"}
+USE_WINDOW_VARS = {"use": "use", "card": "card", "user": "player", "target": "player?", "responded": "use?"}
+PAYLOAD_VARS: dict[str, dict[str, str]] = {
+    "use": USE_WINDOW_VARS,
+    "damage": {"damage": "damage"},
+    "judge": {"judge": "judge"},
+    "asked": {"asked": "asked", "use": "use?", "target": "player"},
+    "dying": {"dying": "dying"},
+    "death": {"death": "dying", "killer": "player?"},
+    "phase": {"phase": "phase"},
+    "turn": {"turn": "phase"},
+    "recover": {"recover": "recover"},
+    "lose": {"lose": "recover"},
+    "move": {},
+}
+
+BLOCKS = {
+    "respond": "生效前: ask for the response that can cancel it",
+    "effect": "生效後: the effect on one target",
+    "prepare": "after targets are fixed, before the first target resolves",
+    "finish": "after every target resolved",
+    "nullified": "a delayed trick that was cancelled",
+}
+
+USE_CONTEXTS = {"play": "at free time in your play phase", "dying": "when a player is dying",
+                "respond": "only when asked to use it", "counter": "polled before a matching card takes effect"}
+
+TARGET_WORDS = {
+    ("self",): "self", ("one",): "one", ("one", "other"): "one_other", ("all",): "all",
+    ("all", "others"): "all_others", ("dying",): "dying",
+}
+
+CARD_TYPES = ("basic", "trick", "delayed", "weapon", "armor", "offense_horse", "defense_horse")
+CARD_PROPS = {"range": "int", "limit": "int", "distance": "int", "nature": "nature"}
+MODIFIERS = {
+    "limit": "uses of a card per play phase (value or `unlimited`)",
+    "targets": "extra targets of a card",
+    "distance_to": "your distance to others",
+    "distance_from": "others' distance to you",
+    "attack_range": "your attack range",
+    "hand_limit": "your hand limit",
+    "trick_distance": "the distance limit of your tricks",
+}
+ZONES = ("hand", "equip", "judge", "hand_equip", "area", "horses", "weapon", "armor")
+SLOTS = ("weapon", "armor", "offense_horse", "defense_horse")
+NATURES = {"normal": "normal", "fire": "fire", "thunder": "thunder", "火": "fire", "雷": "thunder"}
+PHASE_NAMES = {"prepare": "prepare", "judge": "judge", "draw": "draw", "play": "play", "discard": "discard",
+               "finish": "finish", "準備": "prepare", "判定": "judge", "摸牌": "draw", "出牌": "play",
+               "棄牌": "discard", "結束": "finish"}
+PATTERN_WORDS = {
+    "any": lambda c: True,
+    "red": lambda c: c.color == "red",
+    "black": lambda c: c.color == "black",
+    "basic": lambda c: c.kind.type == "basic",
+    "trick": lambda c: c.kind.type in ("trick", "delayed"),
+    "delayed": lambda c: c.kind.type == "delayed",
+    "equip": lambda c: c.kind.is_equip,
+    "weapon": lambda c: c.kind.type == "weapon",
+    "armor": lambda c: c.kind.type == "armor",
+    "horse": lambda c: c.kind.type.endswith("horse"),
+    "fire": lambda c: c.nature == "fire",
+    "thunder": lambda c: c.nature == "thunder",
+    "normal": lambda c: c.nature == "normal",
+}
+
+
+# ---------------------------------------------------------------- effects and functions
+
+@attrs.frozen
+class Param:
+    name: str
+    type: str  # player / int / bool / card? / cards / use / damage / pattern / nature / phase / zone / slot / any
+
+
+@attrs.frozen
+class Builtin:
+    name: str
+    params: tuple[Param, ...]
+    keywords: dict[str, tuple[str, Any]]  # name -> (type, default)
+    returns: str
+    doc: str
+    needs: str = ""  # a variable that must be in scope (e.g. asked for provide)
+    min_args: int = -1
+
+    @property
+    def required(self) -> int:
+        return len(self.params) if self.min_args < 0 else self.min_args
+
+
+P = Param
+BUILTINS: dict[str, Builtin] = {b.name: b for b in (
+    Builtin("draw", (P("player", "player"), P("n", "int")), {}, "none", "the player draws n cards"),
+    Builtin("damage", (P("player", "player"), P("n", "int")),
+            {"nature": ("nature", "normal"), "by": ("player?", "default")}, "none",
+            "deal n damage (source: the card's user or the skill's owner, or `by:`; `by: none` for no source)"),
+    Builtin("recover", (P("player", "player"), P("n", "int")), {}, "none", "the player recovers n hp"),
+    Builtin("lose_hp", (P("player", "player"), P("n", "int")), {}, "none", "the player loses n hp"),
+    Builtin("discard", (P("player", "player"), P("n", "int")),
+            {"from": ("zone", "hand"), "optional": ("bool", False), "keep": ("slot", "")}, "bool",
+            "the player discards n of their own cards; false if they cannot (or decline, when optional)"),
+    Builtin("throw", (P("card", "card?"),), {}, "none", "put a card into the discard pile"),
+    Builtin("gain", (P("player", "player"), P("card", "card?")), {}, "none", "the player takes a card into hand"),
+    Builtin("pick", (P("chooser", "player"), P("from", "any"), P("zone", "zone")), {}, "card?",
+            "pick(p, q, zone): p picks one of q's cards (others' hand cards face down); "
+            "pick(p, cards): p picks one of a list of revealed cards", min_args=2),
+    Builtin("reveal", (P("n", "int"),), {}, "cards", "reveal n cards from the deck top into the processing area"),
+    Builtin("judge", (P("player", "player"),), {}, "judge", "the player performs a judgement"),
+    Builtin("skip", (P("player", "player"), P("phase", "phase")), {}, "none", "the player skips a phase this turn"),
+    Builtin("ask_use", (P("player", "player"), P("card", "pattern")),
+            {"on": ("player?", None), "unlimited": ("bool", False)}, "bool",
+            "ask the player to use a matching card (in answer to the card resolving, or `on:` a target)"),
+    Builtin("ask_play", (P("player", "player"), P("card", "pattern")), {}, "bool",
+            "ask the player to play out (打出) a matching card"),
+    Builtin("cancel", (P("use", "use?"),), {}, "none", "cancel (抵消) a card for the target it is resolving on"),
+    Builtin("hit", (P("use", "use"),), {}, "none", "undo a cancellation: the card takes effect after all"),
+    Builtin("invalidate", (P("use", "use"),), {}, "none", "the card has no effect on the current target"),
+    Builtin("ignore_armor", (P("use", "use"), P("player", "player")), {}, "none",
+            "the player's armour does not work while this card resolves"),
+    Builtin("prevent", (P("damage", "damage"),), {}, "none", "prevent the damage"),
+    Builtin("pass_on", (P("card", "card"),), {}, "none",
+            "move a delayed trick to the next player whose judge area can take it"),
+    Builtin("provide", (P("card", "pattern"),), {}, "none",
+            "in an `asked` window: count as having used or played the card asked for", needs="asked"),
+    Builtin("in_range", (P("a", "player"), P("b", "player")), {}, "bool", "b is within a's attack range"),
+    Builtin("distance", (P("a", "player"), P("b", "player")), {}, "int", "the distance from a to b"),
+    Builtin("count", (P("items", "any"),), {}, "int", "how many items"),
+    Builtin("count_in_range", (P("player", "player"),), {}, "int", "how many players are in the player's attack range"),
+    Builtin("uses_last_hand", (P("player", "player"), P("card", "card")), {}, "bool",
+            "the card is made of all of the player's remaining hand cards"),
+    Builtin("others", (P("player", "player"),), {}, "players", "the other living players, in seat order"),
+)}

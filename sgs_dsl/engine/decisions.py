@@ -1,0 +1,26 @@
+"""The one decision protocol: the engine asks, an agent picks one of the legal options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+
+@attrs.frozen(slots=True)
+class Option:
+    label: str  # what the seat may see, in Chinese
+    value: Any = attrs.field(eq=False, repr=False)
+
+
+@attrs.frozen(slots=True)
+class Request:
+    """One question: who is asked, what kind of decision, and the legal options."""
+
+    seat: int
+    kind: str  # play / target / respond / counter / save / invoke / discard / pick_card
+    prompt: str
+    options: tuple[Option, ...]
+
+    def labels(self) -> list[str]:
+        return [o.label for o in self.options]

@@ -1,0 +1,940 @@
+"""The engine kernel: every process of the rules (use, play out, damage, judge, dying, death,
+draw, discard, move, the turn), and the windows they open. It knows no card by name: what a
+card does comes from its compiled text (`CardKind`), and what a mode adds (roles, rewards,
+victory) comes from the mode object."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from ..compiler.defs import CardKind, Ctx, Skill, TargetRule, TriggerDef, UseMode
+from .decisions import Option, Request
+from .model import (
+    NATURE_ZH,
+    PHASE_ZH,
+    PHASES,
+    ROLE_ZH,
+    SLOT_ZH,
+    Asked,
+    Card,
+    Damage,
+    Dying,
+    GameOver,
+    Judge,
+    Phase,
+    Player,
+    Recover,
+    RulesError,
+    TurnEnded,
+    Use,
+    UsedCard,
+)
+
+MAX_ACTIONS_PER_PHASE = 300
+MAX_DEPTH = 60
+
+
+class Game:
+    """One table: state, the seeded RNG, the agents, and the processes."""
+
+    def __init__(self, library: Any, players: list[Player], deck: list[Card], agents: list[Any],
+                 mode: Any, seed: int, log: bool = True):
+        self.library = library
+        self.players = players
+        self.deck = deck  # top of the deck is the end of the list
+        self.discard_pile: list[Card] = []
+        self.processing: list[Card] = []
+        self.agents = agents
+        self.mode = mode
+        self.rng = random.Random(seed)
+        self.logging = log
+        self.lines: list[str] = []
+        self.current: Player = players[0]
+        self.turns = 0
+        self.windows_opened = 0
+        self.use_stack: list[Use] = []
+        self.depth = 0
+        self.all_cards: list[Card] = list(deck)
+        self._listeners: dict[str, list[tuple[Player, Skill, TriggerDef]]] | None = None
+        self.counter_kinds: tuple[CardKind, ...] = tuple(k for k in library.cards.values() if k.mode("counter"))
+        self.fired: dict[str, int] = {}
+
+    # ------------------------------------------------------------ log and questions
+    def log(self, text: str) -> None:
+        if self.logging:
+            self.lines.append(text)
+
+    def ask(self, player: Player, kind: str, prompt: str, options: list[Option]) -> Option:
+        """Put one question to a player's agent; the answer is one of the options."""
+        if len(options) == 1 and kind != "invoke":
+            return options[0]
+        request = Request(player.seat, kind, prompt, tuple(options))
+        index = self.agents[player.seat].choose(request, self)
+        if not 0 <= index < len(options):
+            raise RulesError(f"agent of seat {player.seat + 1} answered {index} to a {len(options)}-option question")
+        return options[index]
+
+    def confirm(self, player: Player, prompt: str) -> bool:
+        return self.ask(player, "invoke", prompt, [Option("是", True), Option("否", False)]).value
+
+    # ------------------------------------------------------------ seats and distance
+    def alive(self) -> list[Player]:
+        return [p for p in self.players if p.alive]
+
+    def seat_order(self, start: Player | None = None) -> list[Player]:
+        """Living players in seat order from `start` (default: the current player)."""
+        start = start or self.current
+        n = len(self.players)
+        ordered = [self.players[(start.seat + i) % n] for i in range(n)]
+        return [p for p in ordered if p.alive]
+
+    def next_alive(self, player: Player) -> Player:
+        n = len(self.players)
+        for i in range(1, n + 1):
+            p = self.players[(player.seat + i) % n]
+            if p.alive:
+                return p
+        return player
+
+    def distance(self, a: Player, b: Player) -> int:
+        if a is b:
+            return 0
+        living = self.alive()
+        if a not in living or b not in living:
+            return 99
+        i, j = living.index(a), living.index(b)
+        steps = abs(i - j)
+        base = min(steps, len(living) - steps)
+        base += self.modifier_total(b, "distance_from") + self.modifier_total(a, "distance_to")
+        return max(1, base)
+
+    def attack_range(self, p: Player) -> int:
+        weapon = p.equips.get("weapon")
+        base = weapon.kind.range if weapon is not None else 1
+        return max(0, base + self.modifier_total(p, "attack_range"))
+
+    def in_range(self, a: Player, b: Player) -> bool:
+        return a is not b and b.alive and self.distance(a, b) <= self.attack_range(a)
+
+    # ------------------------------------------------------------ skills, modifiers, windows
+    def skills_of(self, p: Player) -> list[Skill]:
+        skills = list(p.skills)
+        for slot, card in p.equips.items():
+            skill = card.kind.skill
+            if skill is not None and not (slot == "armor" and self.armor_ignored(p)):
+                skills.append(skill)
+        return skills
+
+    def armor_ignored(self, p: Player) -> bool:
+        return any(p.seat in u.armor_off for u in self.use_stack)
+
+    def modifiers(self, p: Player, name: str):
+        for skill in self.skills_of(p):
+            for m in skill.modifiers:
+                if m.name == name:
+                    yield m
+
+    def modifier_total(self, p: Player, name: str, ctx_vars: dict | None = None) -> int:
+        total = 0
+        for m in self.modifiers(p, name):
+            ctx = Ctx(self, {"you": p, **(ctx_vars or {})})
+            if m.cond is None or m.cond(ctx):
+                value = m.value(ctx)
+                total += -value if m.op == "-=" else value
+        return total
+
+    def use_limit(self, p: Player, kind: CardKind) -> int | None:
+        """How often `kind` may be used this play phase (None: no limit)."""
+        limit = kind.limit
+        if limit is None:
+            return None
+        probe = UsedCard.virtual(kind)
+        for m in self.modifiers(p, "limit"):
+            if m.matches is not None and not m.matches(probe):
+                continue
+            ctx = Ctx(self, {"you": p})
+            if m.cond is not None and not m.cond(ctx):
+                continue
+            value = m.value(ctx)
+            if value is None:
+                return None
+            limit = value if m.op == "=" else limit + (value if m.op == "+=" else -value)
+        return limit
+
+    def extra_targets(self, p: Player, card: UsedCard) -> int:
+        total = 0
+        for m in self.modifiers(p, "targets"):
+            if m.matches is not None and not m.matches(card):
+                continue
+            ctx = Ctx(self, {"you": p, "user": p, "card": card})
+            if m.cond is None or m.cond(ctx):
+                total += m.value(ctx) * (-1 if m.op == "-=" else 1)
+        return total
+
+    def listeners(self) -> dict[str, list[tuple[Player, Skill, TriggerDef]]]:
+        if self._listeners is None:
+            table: dict[str, list[tuple[Player, Skill, TriggerDef]]] = {}
+            for p in self.players:
+                if not p.alive:
+                    continue
+                for skill in self.skills_of_unsuppressed(p):
+                    for window, triggers in skill.triggers.items():
+                        for t in triggers:
+                            table.setdefault(window, []).append((p, skill, t))
+            self._listeners = table
+        return self._listeners
+
+    def skills_of_unsuppressed(self, p: Player) -> list[Skill]:
+        skills = list(p.skills)
+        for card in p.equips.values():
+            if card.kind.skill is not None:
+                skills.append(card.kind.skill)
+        return skills
+
+    def changed_skills(self) -> None:
+        self._listeners = None
+
+    def open_window(self, window: str, variables: dict[str, Any]) -> None:
+        """Poll every trigger on `window`: players from the current one in seat order,
+        hero skills before equipment, each skill once."""
+        self.windows_opened += 1
+        entries = self.listeners().get(window)
+        if not entries:
+            return
+        n = len(self.players)
+        start = self.current.seat
+        for p, skill, trig in sorted(entries, key=lambda e: (e[0].seat - start) % n):
+            if not p.alive:
+                continue
+            if skill.slot == "armor" and self.armor_ignored(p):
+                continue
+            if skill.slot and p.equips.get(skill.slot) is None:
+                continue
+            ctx = Ctx(self, {"you": p, **variables})
+            if trig.cond is not None and not trig.cond(ctx):
+                continue
+            if trig.optional and not self.confirm(p, f"發動【{skill.name}】？"):
+                continue
+            self.log(f"{p.label()}發動【{skill.name}】")
+            self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
+            trig.body(ctx)
+
+    # ------------------------------------------------------------ zones and moves
+    def zone_of(self, card: Card) -> tuple[str, Player | None]:
+        for p in self.players:
+            if card in p.hand:
+                return "hand", p
+            if card in p.judge:
+                return "judge", p
+            for c in p.equips.values():
+                if c is card:
+                    return "equip", p
+        if card in self.processing:
+            return "processing", None
+        if card in self.discard_pile:
+            return "discard", None
+        if card in self.deck:
+            return "deck", None
+        return "nowhere", None
+
+    def take_out(self, card: Card) -> tuple[str, Player | None]:
+        """Remove a card from wherever it is; return where it was."""
+        zone, owner = self.zone_of(card)
+        if zone == "hand":
+            owner.hand.remove(card)
+        elif zone == "judge":
+            owner.judge.remove(card)
+        elif zone == "equip":
+            for slot, c in list(owner.equips.items()):
+                if c is card:
+                    del owner.equips[slot]
+            self.changed_skills()
+        elif zone == "processing":
+            self.processing.remove(card)
+        elif zone == "discard":
+            self.discard_pile.remove(card)
+        elif zone == "deck":
+            self.deck.remove(card)
+        return zone, owner
+
+    def to_discard(self, cards: Iterable[Card]) -> None:
+        for c in cards:
+            self.take_out(c)
+            self.discard_pile.append(c)
+
+    def to_hand(self, player: Player, cards: Iterable[Card]) -> None:
+        for c in cards:
+            self.take_out(c)
+            player.hand.append(c)
+
+    def to_processing(self, cards: Iterable[Card]) -> None:
+        for c in cards:
+            self.take_out(c)
+            self.processing.append(c)
+
+    def draw_top(self) -> Card:
+        if not self.deck:
+            if not self.discard_pile:
+                raise GameOver("draw", "牌堆與棄牌堆皆無牌，平局")
+            self.deck = self.discard_pile
+            self.discard_pile = []
+            self.rng.shuffle(self.deck)
+            self.log(f"棄牌堆洗混成為新的牌堆（{len(self.deck)}張）")
+        return self.deck.pop()
+
+    def draw(self, player: Player, n: int) -> list[Card]:
+        cards = []
+        for _ in range(max(0, n)):
+            card = self.draw_top()
+            player.hand.append(card)
+            cards.append(card)
+        if cards:
+            self.log(f"{player.label()}摸{len(cards)}張牌")
+        return cards
+
+    def hand_equip(self, p: Player) -> list[Card]:
+        return p.hand + list(p.equips.values())
+
+    def zone_cards(self, p: Player, zone: str) -> list[Card]:
+        if zone == "hand":
+            return list(p.hand)
+        if zone == "equip":
+            return list(p.equips.values())
+        if zone == "judge":
+            return list(p.judge)
+        if zone == "hand_equip":
+            return self.hand_equip(p)
+        if zone == "area":
+            return self.hand_equip(p) + list(p.judge)
+        if zone == "horses":
+            return [c for s, c in p.equips.items() if s.endswith("horse")]
+        return [c for s, c in p.equips.items() if s == zone]
+
+    def pick_card(self, chooser: Player, owner: Player, zone: str) -> Card | None:
+        """`chooser` picks one of `owner`'s cards in `zone`; another's hand cards are face down."""
+        cards = self.zone_cards(owner, zone)
+        if not cards:
+            return None
+        options = []
+        hidden = 0
+        for c in cards:
+            if c in owner.hand and chooser is not owner:
+                hidden += 1
+                options.append(Option(f"手牌{hidden}", c))
+            else:
+                where = "判定區" if c in owner.judge else ("裝備區" if c not in owner.hand else "手牌")
+                options.append(Option(f"{where}{c.label()}", c))
+        return self.ask(chooser, "pick_card", f"選擇{owner.label()}的一張牌", options).value
+
+    def pick_from(self, chooser: Player, cards: list[Card]) -> Card | None:
+        cards = [c for c in cards if c in self.processing]
+        if not cards:
+            return None
+        return self.ask(chooser, "pick_card", "選擇一張牌", [Option(c.label(), c) for c in cards]).value
+
+    def discard_cards(self, player: Player, n: int, zone: str = "hand", optional: bool = False,
+                      keep: str = "") -> bool:
+        """`player` discards n of their own cards from `zone`; False if they cannot or decline."""
+        pool = self.zone_cards(player, zone)
+        if keep:
+            kept = player.equips.get(keep)
+            pool = [c for c in pool if c is not kept]
+        if n <= 0:
+            return True
+        if len(pool) < n:
+            if optional:
+                return False
+            n = len(pool)
+            if n == 0:
+                return False
+        if optional and not self.confirm(player, f"棄置{n}張牌？"):
+            return False
+        chosen: list[Card] = []
+        for _ in range(n):
+            options = [Option(c.label(), c) for c in pool if c not in chosen]
+            chosen.append(self.ask(player, "discard", f"棄置一張牌（{len(chosen) + 1}/{n}）", options).value)
+        self.log(f"{player.label()}棄置" + "、".join(c.label() for c in chosen))
+        self.to_discard(chosen)
+        return True
+
+    def throw(self, card: Card | None) -> None:
+        if card is None:
+            return
+        zone, owner = self.zone_of(card)
+        who = owner.label() if owner else ""
+        self.log(f"{card.label()}被棄置（{who}{zone_zh(zone)}）")
+        self.to_discard([card])
+
+    def gain(self, player: Player, card: Card | None) -> None:
+        if card is None:
+            return
+        zone, owner = self.zone_of(card)
+        shown = card.label() if zone != "hand" else "一張手牌"
+        source = f"{owner.label()}的" if owner else ""
+        self.log(f"{player.label()}獲得{source}{shown}")
+        self.to_hand(player, [card])
+
+    def reveal(self, n: int) -> list[Card]:
+        cards = [self.draw_top() for _ in range(max(0, n))]
+        self.processing.extend(cards)
+        self.log("亮出" + "、".join(c.label() for c in cards))
+        return cards
+
+    # ------------------------------------------------------------ hp
+    def damage(self, target: Player, amount: int, nature: str = "normal", source: Player | None = None,
+               card: UsedCard | None = None, chained: bool = False) -> None:
+        if not target.alive:
+            return
+        d = Damage(source, target, amount, nature, card, chained)
+        variables = {"damage": d}
+        if source is not None:
+            self.open_window("causing_damage", variables)
+        if not d.prevented and d.amount > 0:
+            self.open_window("taking_damage", variables)
+        if d.prevented or d.amount <= 0:
+            self.log(f"對{target.label()}的傷害被防止")
+            return
+        target.hp -= d.amount
+        by = f"{source.label()}對" if source else ""
+        self.log(f"{by}{target.label()}造成{d.amount}點{NATURE_ZH[d.nature]}傷害（體力{target.hp}/{target.max_hp}）")
+        if target.hp <= 0:
+            self.enter_dying(target, d)
+        if source is not None and source.alive:
+            self.open_window("caused_damage", variables)
+        if target.alive:
+            self.open_window("damaged", variables)
+        self.open_window("damage_end", variables)
+
+    def recover(self, player: Player, amount: int, source: Player | None = None) -> None:
+        if not player.alive or amount <= 0:
+            return
+        r = Recover(player, amount, source)
+        self.open_window("recovering", {"recover": r})
+        gained = min(r.amount, player.max_hp - player.hp)
+        if r.prevented or gained <= 0:
+            return
+        player.hp += gained
+        self.log(f"{player.label()}回復{gained}點體力（體力{player.hp}/{player.max_hp}）")
+        self.open_window("recovered", {"recover": r})
+
+    def lose_hp(self, player: Player, amount: int) -> None:
+        if not player.alive or amount <= 0:
+            return
+        player.hp -= amount
+        self.log(f"{player.label()}失去{amount}點體力（體力{player.hp}/{player.max_hp}）")
+        if player.hp <= 0:
+            self.enter_dying(player, None)
+        if player.alive:
+            self.open_window("lost_hp", {"lose": Recover(player, amount, None)})
+
+    # ------------------------------------------------------------ dying and death
+    def enter_dying(self, player: Player, damage: Damage | None) -> None:
+        player.dying = True
+        self.log(f"{player.label()}進入瀕死狀態")
+        dying = Dying(player, damage)
+        self.open_window("dying", {"dying": dying})
+        for saver in self.seat_order():
+            while player.hp <= 0 and saver.alive and player.alive:
+                if not self.ask_save(saver, player):
+                    break
+            if player.hp > 0:
+                break
+        player.dying = False
+        if player.hp <= 0 and player.alive:
+            killer = damage.source if damage is not None else None
+            self.die(player, killer)
+
+    def ask_save(self, saver: Player, dying: Player) -> bool:
+        options = []
+        for card, kind, subcards in self.castable(saver, "dying"):
+            mode = kind.mode("dying")
+            if self.target_ok(saver, mode.target, dying, UsedCard.virtual(kind, subcards)):
+                options.append(Option(f"使用{card}", (kind, subcards)))
+        if not options:
+            return False
+        options.append(Option("不使用", None))
+        choice = self.ask(saver, "save", f"{dying.label()}瀕死，是否使用牌救之？", options).value
+        if choice is None:
+            return False
+        kind, subcards = choice
+        self.use_card(saver, self.make_card(kind, subcards), [dying], "dying")
+        return True
+
+    def die(self, player: Player, killer: Player | None) -> None:
+        player.alive = False
+        self.changed_skills()
+        self.log(f"{player.label()}陣亡，身份是{ROLE_ZH.get(player.role, player.role)}")
+        try:
+            self.mode.check_victory(self)
+        except GameOver:
+            self._discard_everything(player)
+            raise
+        self.open_window("death", {"death": Dying(player, None), "killer": killer})
+        self._discard_everything(player)
+        self.mode.after_death(self, player, killer)
+        self.open_window("after_death", {"death": Dying(player, None), "killer": killer})
+        if player is self.current:
+            raise TurnEnded()
+
+    def _discard_everything(self, player: Player) -> None:
+        everything = player.hand + list(player.equips.values()) + player.judge
+        if everything:
+            self.to_discard(everything)
+
+    # ------------------------------------------------------------ judgement
+    def judge(self, player: Player) -> Judge:
+        card = self.draw_top()
+        self.processing.append(card)
+        j = Judge(player, card)
+        self.log(f"{player.label()}的判定牌是{card.label()}")
+        self.open_window("judge_before", {"judge": j})
+        self.open_window("judge_after", {"judge": j})
+        if j.card in self.processing:
+            self.to_discard([j.card])
+        return j
+
+    # ------------------------------------------------------------ which cards can be used
+    def make_card(self, kind: CardKind, subcards: tuple[Card, ...]) -> UsedCard:
+        if len(subcards) == 1 and subcards[0].kind is kind:
+            return UsedCard.of(subcards[0])
+        return UsedCard.virtual(kind, subcards)
+
+    def castable(self, p: Player, context: str, pattern: Any = None):
+        """(label, kind, subcards) for each way p could produce a card usable in `context`:
+        a real hand card, or a view-as skill's conversion (offered once; cards picked later)."""
+        seen = set()
+        for c in p.hand:
+            mode = c.kind.mode(context)
+            if mode is None and context == "play_response":
+                mode = True
+            if mode is None:
+                continue
+            if pattern is not None and not pattern(UsedCard.of(c)):
+                continue
+            yield c.label(), c.kind, (c,)
+        for skill in self.skills_of(p):
+            for va in skill.view_as:
+                kind = self.library.cards[va.kind_name]
+                if kind.mode(context) is None and context != "play_response":
+                    continue
+                mode_needed = "play" if context == "play_response" else "use"
+                if mode_needed not in va.modes:
+                    continue
+                pool = [c for c in self.zone_cards(p, va.zone) if va.matches(UsedCard.of(c))]
+                if len(pool) < va.count:
+                    continue
+                if pattern is not None and not pattern(UsedCard.virtual(kind, tuple(pool[:va.count]))):
+                    continue
+                key = (skill.name, kind.name)
+                if key in seen:
+                    continue
+                seen.add(key)
+                yield f"【{skill.name}】視為【{kind.name}】", kind, ("view_as", va)
+
+    def resolve_subcards(self, p: Player, kind: CardKind, subcards) -> tuple[Card, ...]:
+        """A view-as choice becomes real cards: the player picks them one by one."""
+        if not subcards or subcards[0] != "view_as":
+            return subcards
+        va = subcards[1]
+        chosen: list[Card] = []
+        for _ in range(va.count):
+            pool = [c for c in self.zone_cards(p, va.zone) if va.matches(UsedCard.of(c)) and c not in chosen]
+            chosen.append(self.ask(p, "pick_card", f"選擇當【{kind.name}】的牌", [Option(c.label(), c) for c in pool]).value)
+        self.log(f"{p.label()}發動【{va.skill}】")
+        self.fired[va.skill] = self.fired.get(va.skill, 0) + 1
+        return tuple(chosen)
+
+    def target_ok(self, user: Player, rule: TargetRule | None, target: Player, card: UsedCard,
+                  kind: CardKind | None = None, distance: bool = True) -> bool:
+        if rule is None or not target.alive:
+            return False
+        k = rule.kind
+        if k == "self" and target is not user:
+            return False
+        if k in ("one_other", "all_others") and target is user:
+            return False
+        if k == "dying" and not target.dying:
+            return False
+        kind = kind or card.kind
+        if kind.type == "delayed" and any(c.kind is kind for c in target.judge):
+            return False
+        if distance and kind.distance is not None and target is not user:
+            limit = kind.distance + self.modifier_total(user, "trick_distance")
+            if self.distance(user, target) > limit:
+                return False
+        if rule.cond is not None:
+            ctx = Ctx(self, {"user": user, "it": target, "card": card, "you": user})
+            if not rule.cond(ctx):
+                return False
+        return True
+
+    def legal_targets(self, user: Player, rule: TargetRule, card: UsedCard) -> list[Player]:
+        return [p for p in self.seat_order(user) if self.target_ok(user, rule, p, card)]
+
+    def can_play(self, p: Player, kind: CardKind, card: UsedCard, ignore_limit: bool = False) -> bool:
+        mode = kind.mode("play")
+        if mode is None:
+            return False
+        if not ignore_limit:
+            limit = self.use_limit(p, kind)
+            if limit is not None and p.used.get(kind.name, 0) >= limit:
+                return False
+        if kind.is_equip:
+            return True
+        if mode.target.kind in ("all", "all_others"):
+            return bool(self.legal_targets(p, mode.target, card))
+        return bool(self.legal_targets(p, mode.target, card))
+
+    # ------------------------------------------------------------ using a card
+    def choose_targets(self, user: Player, kind: CardKind, card: UsedCard, mode: UseMode,
+                       forced: Player | None = None) -> list[Player] | None:
+        rule = mode.target
+        if kind.is_equip or rule is None:
+            return [user]
+        if rule.kind in ("all", "all_others"):
+            return self.legal_targets(user, rule, card)
+        if forced is not None:
+            return [forced] if self.target_ok(user, rule, forced, card, distance=False) else None
+        candidates = self.legal_targets(user, rule, card)
+        if not candidates:
+            return None
+        if rule.kind == "self":
+            return [user]
+        chosen = [self.ask(user, "target", f"選擇{card.label()}的目標", [Option(p.label(), p) for p in candidates]).value]
+        extra = self.extra_targets(user, card)
+        while extra > 0:
+            rest = [p for p in candidates if p not in chosen]
+            if not rest:
+                break
+            pick = self.ask(user, "target", "選擇額外的目標", [Option(p.label(), p) for p in rest] + [Option("完成", None)]).value
+            if pick is None:
+                break
+            chosen.append(pick)
+            extra -= 1
+        return chosen
+
+    def use_card(self, user: Player, card: UsedCard, targets: list[Player], context: str,
+                 responded: Use | None = None, extra: dict[str, Any] | None = None) -> Use:
+        """The whole process of using a card (使用), per DESIGN.md "Timing"."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise RulesError("resolution nested too deeply (a runaway chain of uses)")
+        try:
+            return self._use(user, card, targets, context, responded, extra or {})
+        finally:
+            self.depth -= 1
+
+    def _use(self, user, card, targets, context, responded, extra) -> Use:
+        kind: CardKind = card.kind
+        use = Use(card, user, list(targets), context, responded)
+        use.vars.update(extra)
+        to_whom = "、".join(t.label() for t in targets)
+        self.log(f"{user.label()}使用{card.label()}" + (f"，目標：{to_whom}" if to_whom else ""))
+        if context == "play":
+            user.used[kind.name] = user.used.get(kind.name, 0) + 1
+        if kind.is_equip:
+            self.equip(user, card)
+            return use
+        if kind.type == "delayed":
+            target = targets[0]
+            for c in card.subcards:
+                self.take_out(c)
+            target.judge.extend(card.subcards)
+            return use
+        self.to_processing(card.subcards)
+        self.use_stack.append(use)
+        try:
+            self._resolve_use(use)
+        finally:
+            self.use_stack.pop()
+            leftovers = [c for c in card.subcards if c in self.processing] + [
+                c for c in use.vars.get("_revealed", ()) if c in self.processing]
+            if leftovers:
+                self.to_discard(leftovers)
+        return use
+
+    def _resolve_use(self, use: Use) -> None:
+        kind = use.card.kind
+        base = {"use": use, "card": use.card, "user": use.user}
+        self.open_window("using", {**base, "target": None})
+        for window in ("specifying", "targeted", "after_specify", "after_targeted"):
+            for t in list(use.targets):
+                self.open_window(window, {**base, "target": t})
+        if use.responded is None and not use.targets:
+            return
+        for var, rule in kind.choose:
+            if var not in use.vars:
+                candidates = self.legal_targets(use.user, rule, use.card) if use.targets else []
+                candidates = [p for p in candidates if self._choose_ok(use, rule, p)]
+                if not candidates:
+                    return
+                use.vars[var] = self.ask(use.user, "target", f"選擇{var}", [Option(p.label(), p) for p in candidates]).value
+        prepare = kind.blocks.get("prepare")
+        if prepare is not None:
+            prepare(Ctx(self, {**base, "target": None}))
+        order = [p for p in self.seat_order() if p in use.targets] if use.targets else [None]
+        if use.targets and len(use.targets) != len(set(map(id, use.targets))):
+            order = sorted(use.targets, key=lambda p: (p.seat - self.current.seat) % len(self.players))
+        for target in order:
+            if target is not None and not target.alive:
+                continue
+            self.resolve_for_target(use, target, base)
+        finish = kind.blocks.get("finish")
+        if finish is not None:
+            finish(Ctx(self, {**base, "target": None}))
+        self.open_window("use_end", {**base, "target": None})
+
+    def _choose_ok(self, use: Use, rule: TargetRule, p: Player) -> bool:
+        ctx = Ctx(self, {"user": use.user, "it": p, "card": use.card, "target": use.targets[0], "you": use.user})
+        return rule.cond is None or rule.cond(ctx)
+
+    def resolve_for_target(self, use: Use, target: Player | None, base: dict[str, Any]) -> None:
+        kind = use.card.kind
+        use.current = target
+        key = use.key(target)
+        variables = {**base, "target": target, "responded": use.responded}
+        ctx = Ctx(self, variables)
+        self.open_window("effect_start", variables)
+        if key in use.invalid:
+            self.log(f"{use.card.label()}對{target.label() if target else ''}無效")
+            return
+        respond = kind.blocks.get("respond")
+        if respond is not None:
+            respond(ctx)
+        if key not in use.cancelled:
+            self.poll_counters(use)
+        if key not in use.cancelled:
+            self.open_window("before_effect", variables)
+        if key in use.cancelled:
+            self.log(f"{use.card.label()}被抵消")
+            self.open_window("cancelled", variables)
+            if key in use.cancelled:
+                nullified = kind.blocks.get("nullified")
+                if nullified is not None:
+                    nullified(ctx)
+                return
+        if target is not None and not target.alive:
+            return
+        self.open_window("on_effect", variables)
+        effect = kind.blocks.get("effect")
+        if effect is not None:
+            effect(ctx)
+        self.open_window("effect_end", variables)
+
+    def poll_counters(self, use: Use) -> None:
+        """Before a card takes effect, players in seat order may use a card that counters it
+        (a `use counter` card); one answer per level, which may itself be countered."""
+        relevant = [k for k in self.counter_kinds if k.mode("counter").counter(use.card)]
+        if not relevant:
+            return
+        for p in self.seat_order():
+            options = []
+            for label, kind, subcards in self.castable(p, "counter"):
+                if kind.mode("counter").counter(use.card):
+                    options.append(Option(f"使用{label}", (kind, subcards)))
+            if not options:
+                continue
+            target = use.current.label() if use.current else ""
+            options.append(Option("不使用", None))
+            choice = self.ask(p, "counter", f"是否抵消{use.card.label()}對{target}的效果？", options).value
+            if choice is None:
+                continue
+            kind, subcards = choice
+            subcards = self.resolve_subcards(p, kind, subcards)
+            self.use_card(p, self.make_card(kind, subcards), [], "counter", responded=use)
+            return
+
+    def equip(self, user: Player, card: UsedCard) -> None:
+        real = card.subcards[0]
+        slot = real.kind.type
+        old = user.equips.get(slot)
+        if old is not None:
+            self.log(f"{old.label()}被替換，置入棄牌堆")
+            self.to_discard([old])
+        self.take_out(real)
+        user.equips[slot] = real
+        self.changed_skills()
+        self.log(f"{user.label()}裝備{real.label()}（{SLOT_ZH[slot]}）")
+
+    def pass_on(self, card: Card) -> None:
+        """A delayed trick moves to the next player who can take it (閃電's rule, as text)."""
+        zone, owner = self.zone_of(card)
+        holder = owner if owner is not None else self.judged_player
+        p = holder
+        for _ in range(len(self.players)):
+            p = self.next_alive(p)
+            if p is holder:
+                break
+            if not any(c.kind is card.kind for c in p.judge):
+                self.take_out(card)
+                p.judge.append(card)
+                self.log(f"{card.label()}移至{p.label()}的判定區")
+                return
+        if zone != "judge":
+            self.take_out(card)
+            holder.judge.append(card)
+            self.log(f"{card.label()}留在{holder.label()}的判定區")
+
+    judged_player: Player | None = None
+
+    # ------------------------------------------------------------ asking for a card
+    def ask_for(self, player: Player, kind_name: str, pattern: Any, mode: str,
+                on: Player | None = None, unlimited: bool = False) -> bool:
+        """Ask `player` to use (mode "use") or play out (mode "play") a card matching pattern.
+        Skills on the `asked` window may provide the card first (八卦陣-like effects)."""
+        if not player.alive:
+            return False
+        kind = self.library.cards[kind_name]
+        asked = Asked(player, UsedCard.virtual(kind), pattern, mode)
+        responded = self.use_stack[-1] if self.use_stack else None
+        if on is None:
+            self.open_window("asked", {"asked": asked, "use": responded, "target": player})
+            if asked.provided is not None:
+                return self._answer(player, asked.provided, mode, responded, None)
+        context = "play_response" if mode == "play" else ("play" if on is not None else "respond")
+        options = []
+        for label, k, subcards in self.castable(player, context if context != "play" else "play", pattern):
+            options.append(Option(("使用" if mode == "use" else "打出") + label, (k, subcards)))
+        if on is not None:
+            options = [o for o in options if self._usable_on(player, o.value[0], on, unlimited)]
+        if not options:
+            return False
+        options.append(Option("不" + ("使用" if mode == "use" else "打出"), None))
+        verb = "使用" if mode == "use" else "打出"
+        choice = self.ask(player, "respond", f"是否{verb}【{kind.name}】？", options).value
+        if choice is None:
+            return False
+        k, subcards = choice
+        subcards = self.resolve_subcards(player, k, subcards)
+        return self._answer(player, self.make_card(k, subcards), mode, responded, on)
+
+    def _usable_on(self, player: Player, kind: CardKind, on: Player, unlimited: bool) -> bool:
+        # A use asked for by a card's text is outside the play-phase limit; the asking text
+        # already chose the target, so only its life and the card's own kind matter.
+        mode = kind.mode("play")
+        return mode is not None and mode.target is not None and on.alive and on is not player
+
+    def _answer(self, player: Player, card: UsedCard, mode: str, responded: Use | None,
+                on: Player | None) -> bool:
+        if mode == "play":
+            self.log(f"{player.label()}打出{card.label()}")
+            self.to_processing(card.subcards)
+            self.open_window("played", {"use": None, "card": card, "user": player, "target": None})
+            leftovers = [c for c in card.subcards if c in self.processing]
+            self.to_discard(leftovers)
+            return True
+        if on is not None:
+            self.use_card(player, card, [on], "respond")
+        else:
+            self.use_card(player, card, [], "respond", responded=responded)
+        return True
+
+    # ------------------------------------------------------------ the turn
+    def play_turn(self, player: Player) -> None:
+        self.current = player
+        self.turns += 1
+        self.log(f"—— 第{self.turns}回合：{player.label()} ——")
+        turn = Phase("turn", player)
+        player.skipped = set()
+        try:
+            self.open_window("turn_before", {"turn": turn})
+            self.open_window("turn_start", {"turn": turn})
+            for phase in PHASES:
+                if not player.alive:
+                    break
+                if phase in player.skipped:
+                    self.log(f"{player.label()}跳過{PHASE_ZH[phase]}階段")
+                    continue
+                self.run_phase(player, phase)
+            self.open_window("turn_end", {"turn": turn})
+        except TurnEnded:
+            pass
+        finally:
+            if self.processing:
+                self.to_discard(list(self.processing))
+            self.use_stack.clear()
+            self.depth = 0
+
+    def run_phase(self, player: Player, phase: str) -> None:
+        info = Phase(phase, player)
+        self.open_window("phase_start", {"phase": info})
+        if phase in player.skipped:
+            return
+        getattr(self, f"_phase_{phase}")(player, info)
+        self.open_window("phase_end", {"phase": info})
+
+    def _phase_prepare(self, player: Player, info: Phase) -> None:
+        pass  # only skills act here (觀星, 洛神): they listen on phase_start
+
+    def _phase_finish(self, player: Player, info: Phase) -> None:
+        pass  # only skills act here (閉月): they listen on phase_start
+
+    def _phase_judge(self, player: Player, info: Phase) -> None:
+        for card in list(reversed(player.judge)):  # last placed first
+            if card not in player.judge or not player.alive:
+                continue
+            self.resolve_delayed(player, card)
+
+    def resolve_delayed(self, player: Player, card: Card) -> None:
+        self.log(f"{player.label()}判定區的{card.label()}開始判定")
+        self.take_out(card)
+        self.processing.append(card)
+        use = Use(UsedCard.of(card), player, [player], "delayed")
+        self.use_stack.append(use)
+        previous, self.judged_player = self.judged_player, player
+        try:
+            self.resolve_for_target(use, player, {"use": use, "card": use.card, "user": player})
+        finally:
+            self.judged_player = previous
+            self.use_stack.pop()
+            if card in self.processing:
+                self.to_discard([card])
+
+    def _phase_draw(self, player: Player, info: Phase) -> None:
+        info.count = 2
+        self.open_window("draw_phase", {"phase": info})
+        if info.count > 0:
+            self.draw(player, info.count)
+
+    def _phase_play(self, player: Player, info: Phase) -> None:
+        player.used = {}
+        for _ in range(MAX_ACTIONS_PER_PHASE):
+            if not player.alive or "play" in player.skipped:
+                return
+            options = self.play_options(player)
+            options.append(Option("結束出牌", None))
+            choice = self.ask(player, "play", "出牌階段：選擇要使用的牌", options).value
+            if choice is None:
+                return
+            self.play_action(player, *choice)
+        raise RulesError(f"more than {MAX_ACTIONS_PER_PHASE} actions in one play phase")
+
+    def play_options(self, player: Player) -> list[Option]:
+        options = []
+        for label, kind, subcards in self.castable(player, "play"):
+            probe = (UsedCard.of(subcards[0]) if subcards and subcards[0] != "view_as"
+                     else UsedCard.virtual(kind))
+            if self.can_play(player, kind, probe):
+                options.append(Option(label, (kind, subcards)))
+        return options
+
+    def play_action(self, player: Player, kind: CardKind, subcards) -> None:
+        subcards = self.resolve_subcards(player, kind, subcards)
+        card = self.make_card(kind, subcards)
+        targets = self.choose_targets(player, kind, card, kind.mode("play"))
+        if not targets:
+            return
+        self.use_card(player, card, targets, "play")
+
+    def _phase_discard(self, player: Player, info: Phase) -> None:
+        limit = max(0, player.hp) + self.modifier_total(player, "hand_limit")
+        excess = len(player.hand) - limit
+        if excess > 0:
+            self.discard_cards(player, excess, "hand")
+
+
+def zone_zh(zone: str) -> str:
+    return {"hand": "手牌", "equip": "裝備區", "judge": "判定區", "processing": "處理區",
+            "discard": "棄牌堆", "deck": "牌堆"}.get(zone, zone)

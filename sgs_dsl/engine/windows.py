@@ -1,0 +1,95 @@
+"""The window table: every timing window of the official rule set, as data.
+
+A window is a moment in a process where triggers may act. Payload names the event
+variable a trigger there can read (and the fields it may change); `polled` says who gets
+asked, always in seat order from the current player.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen(slots=True)
+class WindowSpec:
+    id: str
+    zh: str
+    process: str
+    payload: str  # the event variable in scope: use, damage, judge, dying, death, asked, turn, phase, recover
+    polled: str
+    mutable: tuple[str, ...] = ()
+    cancellable: bool = False
+    note: str = ""
+
+
+W = WindowSpec
+WINDOWS: tuple[WindowSpec, ...] = (
+    # the turn
+    W("turn_before", "回合開始前", "turn", "turn", "current player", note="a turned-over hero turns back and skips"),
+    W("turn_start", "回合開始時", "turn", "turn", "all, from the current player"),
+    W("phase_start", "階段開始時", "turn", "phase", "all, from the current player", note="phase.name: 準備 判定 摸牌 出牌 棄牌 結束"),
+    W("draw_phase", "摸牌階段摸牌時", "turn", "phase", "current player", ("count",), True,
+      note="change how many cards are drawn, or replace the draw"),
+    W("phase_end", "階段結束時", "turn", "phase", "all, from the current player"),
+    W("turn_end", "回合結束時", "turn", "turn", "all, from the current player"),
+    # using a card
+    W("using", "使用時", "use", "use", "all, from the current player", note="the card is used; it is in the processing area"),
+    W("specifying", "指定目標時", "use", "use", "the user, once per target"),
+    W("targeted", "成為目標時", "use", "use", "each target", ("targets",), note="targets may be changed"),
+    W("after_specify", "指定目標後", "use", "use", "the user, once per target", note="targets are fixed"),
+    W("after_targeted", "成為目標後", "use", "use", "each target"),
+    W("effect_start", "使用結算開始時", "use", "use", "all, per target", (), True,
+      note="validity: an invalid card has no effect on this target"),
+    W("before_effect", "生效前", "use", "use", "all, per target", (), True,
+      note="responses; 'use counter' cards are polled here in seat order"),
+    W("cancelled", "被抵消後", "use", "use", "all, per target", note="after the card was cancelled for this target"),
+    W("on_effect", "生效時", "use", "use", "all, per target"),
+    W("effect_end", "結算結束", "use", "use", "all, per target"),
+    W("use_end", "使用結算結束後", "use", "use", "all, from the current player"),
+    # playing out, being asked
+    W("asked", "需要使用或打出時", "respond", "asked", "the asked player", (), False,
+      note="before choosing a card to use or play: a skill may provide it"),
+    W("played", "打出時", "respond", "use", "all, from the current player"),
+    # damage
+    W("causing_damage", "造成傷害時", "damage", "damage", "the source", ("amount",), True),
+    W("taking_damage", "受到傷害時", "damage", "damage", "the victim", ("amount",), True),
+    W("caused_damage", "造成傷害後", "damage", "damage", "the source"),
+    W("damaged", "受到傷害後", "damage", "damage", "the victim"),
+    W("damage_end", "傷害結算結束", "damage", "damage", "all"),
+    # recovery and hp loss
+    W("recovering", "回復體力時", "recover", "recover", "the recovering player", ("amount",), True),
+    W("recovered", "回復體力後", "recover", "recover", "the recovering player"),
+    W("lost_hp", "失去體力後", "lose_hp", "lose", "the player"),
+    # judgement
+    W("judge_before", "判定牌生效前", "judge", "judge", "all, from the current player", ("card",),
+      note="retrial: replace the judge card"),
+    W("judge_after", "判定牌生效後", "judge", "judge", "the judged player"),
+    # dying and death
+    W("dying", "進入瀕死狀態時", "dying", "dying", "all, from the current player"),
+    W("death", "死亡時", "death", "death", "the dead player and all"),
+    W("after_death", "死亡後", "death", "death", "all, from the current player"),
+    # cards
+    W("drawn", "摸牌後", "draw", "move", "the drawing player"),
+    W("cards_lost", "失去牌後", "move", "move", "the player who lost cards"),
+)
+
+WINDOW_BY_ID: dict[str, WindowSpec] = {w.id: w for w in WINDOWS}
+
+
+def markdown() -> str:
+    """The window table as the markdown of docs/windows.md."""
+    rows = [
+        "# Windows",
+        "",
+        "Generated from `sgs_dsl/engine/windows.py` by `sgs windows --markdown`; do not edit by hand.",
+        "A trigger names a window by id or by its Chinese name (either script): `on damaged`, `on 受到傷害後`.",
+        "",
+        "| id | 名稱 | process | payload | polled | may change | cancellable | note |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for w in WINDOWS:
+        rows.append(
+            f"| `{w.id}` | {w.zh} | {w.process} | `{w.payload}` | {w.polled} | "
+            f"{', '.join(w.mutable) or '—'} | {'yes' if w.cancellable else 'no'} | {w.note} |"
+        )
+    return "\n".join(rows) + "\n"

@@ -1,0 +1,184 @@
+"""Statistics over a batch of finished games (pure functions, no engine imports)."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sgs_dsl.sim.batch import GameRecord
+
+#: Report keys that depend on the machine and the moment, not on the games played.
+TIMING_KEYS: tuple[str, ...] = ("elapsed_s", "games_per_s", "windows_per_s")
+
+#: Outcomes listed first, in this order, in every report; anything else follows sorted.
+KNOWN_OUTCOMES: tuple[str, ...] = ("lord", "rebel", "renegade", "draw")
+
+#: Which seat roles share a win. A winner not listed here wins alone (its own role).
+WINNING_ROLES: dict[str, frozenset[str]] = {"lord": frozenset({"lord", "loyalist"})}
+
+#: z for a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+#: How many error texts a report keeps.
+ERROR_SAMPLES = 5
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion; (0.0, 0.0) when there are no trials."""
+    if trials < 0 or successes < 0 or successes > trials:
+        raise ValueError(f"need 0 <= successes <= trials, got {successes}/{trials}")
+    if trials == 0:
+        return (0.0, 0.0)
+    p = successes / trials
+    z2 = z * z
+    denom = 1.0 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def outcome_order(outcomes: Iterable[str]) -> list[str]:
+    """The known outcomes in their fixed order, then any others, sorted."""
+    seen = set(outcomes)
+    return list(KNOWN_OUTCOMES) + sorted(seen - set(KNOWN_OUTCOMES))
+
+
+def seat_won(role: str, winner: str) -> bool:
+    """Did a seat with ``role`` win a game whose result is ``winner``?"""
+    return role in WINNING_ROLES.get(winner, frozenset({winner}))
+
+
+def _rate_row(wins: int, n: int) -> dict[str, Any]:
+    lo, hi = wilson_interval(wins, n)
+    return {
+        "wins": wins,
+        "rate": round(wins / n, 6) if n else 0.0,
+        "ci95": [round(lo, 6), round(hi, 6)],
+    }
+
+
+def turn_stats(turns: Sequence[int]) -> dict[str, float | int]:
+    if not turns:
+        return {"mean": 0.0, "median": 0.0, "max": 0, "min": 0}
+    return {
+        "mean": round(statistics.fmean(turns), 4),
+        "median": float(statistics.median(turns)),
+        "max": max(turns),
+        "min": min(turns),
+    }
+
+
+def summarize(
+    records: Sequence[GameRecord],
+    *,
+    ruleset: str,
+    players: int,
+    seed: int,
+    max_turns: int,
+    elapsed_s: float,
+) -> dict[str, Any]:
+    """The report for one batch, as written by ``sgs simulate --json``.
+
+    Win rates are over the games that finished cleanly (``valid_games``): a game with an
+    internal error or an invariant violation counts under ``errors`` only, since its winner
+    means nothing. Everything except :data:`TIMING_KEYS` depends only on the games played.
+    """
+    records = sorted(records, key=lambda r: r.index)
+    clean = [r for r in records if not r.failed]
+    failed = [r for r in records if r.failed]
+    counts = Counter(r.winner for r in clean)
+    n = len(clean)
+    wins_by_role = {o: _rate_row(counts.get(o, 0), n) for o in outcome_order(counts)}
+
+    report: dict[str, Any] = {
+        "ruleset": ruleset,
+        "players": players,
+        "games": len(records),
+        "seed": seed,
+        "max_turns": max_turns,
+        "valid_games": n,
+        "wins_by_role": wins_by_role,
+        "turns": turn_stats([r.turns for r in clean]),
+        "capped": sum(1 for r in records if r.capped),
+        "errors": len(failed),
+        "violations": sum(len(r.violations) for r in records),
+        "error_samples": [
+            {"game": r.index, "seed": r.seed, "error": r.failure_text()} for r in failed[:ERROR_SAMPLES]
+        ],
+        "windows_opened": sum(r.windows_opened for r in records),
+    }
+    by_hero = wins_by_hero(clean)
+    if by_hero:
+        report["wins_by_hero"] = by_hero
+    games_per_s = len(records) / elapsed_s if elapsed_s > 0 else 0.0
+    windows_per_s = report["windows_opened"] / elapsed_s if elapsed_s > 0 else 0.0
+    report["elapsed_s"] = round(elapsed_s, 3)
+    report["games_per_s"] = round(games_per_s, 2)
+    report["windows_per_s"] = round(windows_per_s, 1)
+    return report
+
+
+def wins_by_hero(records: Sequence[GameRecord]) -> dict[str, dict[str, Any]]:
+    """Per hero: games played and games its seat was on the winning side.
+
+    Only filled when the engine reports heroes per seat (aligned with ``roles``); draws
+    count as played, not won.
+    """
+    played: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    for r in records:
+        if not r.heroes or len(r.heroes) != len(r.roles):
+            continue
+        for hero, role in zip(r.heroes, r.roles, strict=True):
+            for name in hero if isinstance(hero, tuple) else (hero,):
+                played[name] += 1
+                if seat_won(role, r.winner):
+                    won[name] += 1
+    out = {}
+    for name in sorted(played, key=lambda h: (-played[h], h)):
+        row = _rate_row(won[name], played[name])
+        out[name] = {"games": played[name], **row}
+    return out
+
+
+def strip_timing(report: dict[str, Any]) -> dict[str, Any]:
+    """The report without the machine-dependent keys (for comparing runs)."""
+    return {k: v for k, v in report.items() if k not in TIMING_KEYS}
+
+
+def format_summary(report: dict[str, Any]) -> str:
+    """The human-readable summary printed by ``sgs simulate``."""
+    lines = [
+        f"ruleset {report['ruleset']}, {report['players']} players, {report['games']} games, seed {report['seed']}",
+        f"wins by side over {report['valid_games']} valid games (95% Wilson interval):",
+    ]
+    for outcome, row in report["wins_by_role"].items():
+        lo, hi = row["ci95"]
+        lines.append(
+            f"  {outcome:<10} {row['wins']:>7}  {100 * row['rate']:5.1f}%  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]"
+        )
+    heroes = report.get("wins_by_hero")
+    if heroes:
+        lines.append("wins by hero (seat on the winning side; 95% Wilson interval):")
+        width = max(len(h) for h in heroes)
+        for hero, row in heroes.items():
+            lo, hi = row["ci95"]
+            lines.append(
+                f"  {hero:<{width}} {row['wins']:>6}/{row['games']:<6} {100 * row['rate']:5.1f}%"
+                f"  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]"
+            )
+    t = report["turns"]
+    lines.append(f"turns: mean {t['mean']:.1f}, median {t['median']:g}, max {t['max']}")
+    lines.append(f"errors: {report['errors']}, capped games: {report['capped']}")
+    for sample in report["error_samples"]:
+        first = sample["error"].strip().splitlines()[-1] if sample["error"].strip() else "?"
+        lines.append(f"  game {sample['game']} (seed {sample['seed']}): {first}")
+    lines.append(
+        f"time: {report['elapsed_s']:.2f} s, {report['games_per_s']:.1f} games/s, "
+        f"{report['windows_per_s']:.0f} windows/s"
+    )
+    return "\n".join(lines)

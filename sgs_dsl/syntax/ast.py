@@ -1,0 +1,325 @@
+"""The syntax tree of .sgs text: frozen data with source spans, no behaviour."""
+
+from __future__ import annotations
+
+import attrs
+
+from .diagnostics import Span
+
+frozen = attrs.frozen(slots=True)
+
+
+@frozen
+class Name:
+    text: str
+    span: Span
+
+
+# ---------------------------------------------------------------- expressions
+
+@frozen
+class Int:
+    value: int
+    span: Span
+
+
+@frozen
+class Str:
+    value: str
+    span: Span
+
+
+@frozen
+class SuitLit:
+    suit: str  # spade / heart / club / diamond
+    span: Span
+
+
+@frozen
+class Var:
+    name: str
+    span: Span
+
+
+@frozen
+class Field:
+    obj: Expr
+    name: str
+    span: Span
+
+
+@frozen
+class Call:
+    name: Name
+    args: tuple[Expr, ...]
+    kwargs: tuple[tuple[Name, Expr], ...]
+    span: Span
+
+
+@frozen
+class Arith:
+    op: str
+    left: Expr
+    right: Expr
+    span: Span
+
+
+@frozen
+class Compare:
+    op: str
+    left: Expr
+    right: Expr
+    span: Span
+
+
+@frozen
+class Logic:
+    op: str  # "and" / "or"
+    items: tuple[Expr, ...]
+    span: Span
+
+
+@frozen
+class Not:
+    expr: Expr
+    span: Span
+
+
+@frozen
+class Neg:
+    expr: Expr
+    span: Span
+
+
+@frozen
+class PatAtom:
+    kind: str  # "name" or "suit"
+    text: str
+    span: Span
+
+
+@frozen
+class Pattern:
+    """Alternatives of conjunctions: `red 殺|♦` is ((red, 殺), (♦,))."""
+
+    alternatives: tuple[tuple[PatAtom, ...], ...]
+    span: Span
+
+
+@frozen
+class Is:
+    expr: Expr
+    pattern: Pattern
+    negate: bool
+    span: Span
+
+
+Expr = Int | Str | SuitLit | Var | Field | Call | Arith | Compare | Logic | Not | Neg | Is
+
+
+# ---------------------------------------------------------------- statements
+
+@frozen
+class CallStmt:
+    call: Call
+    span: Span
+
+
+@frozen
+class Let:
+    name: Name
+    value: Expr
+    span: Span
+
+
+@frozen
+class Set:
+    path: tuple[Name, ...]
+    op: str
+    value: Expr
+    span: Span
+
+
+@frozen
+class If:
+    cond: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
+    span: Span
+
+
+@frozen
+class For:
+    var: Name
+    items: Expr
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@frozen
+class Repeat:
+    count: Expr
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@frozen
+class Loop:
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@frozen
+class Break:
+    span: Span
+
+
+@frozen
+class Stop:
+    span: Span
+
+
+Stmt = CallStmt | Let | Set | If | For | Repeat | Loop | Break | Stop
+
+
+# ---------------------------------------------------------------- members of a card or skill
+
+@frozen
+class Prop:
+    name: Name
+    values: tuple[Name | Int | Str, ...]
+    span: Span
+
+
+@frozen
+class TargetSpec:
+    words: tuple[Name, ...]
+    cond: Expr | None
+    span: Span
+
+
+@frozen
+class UseClause:
+    context: Name
+    target: TargetSpec | None
+    span: Span
+
+
+@frozen
+class ChooseClause:
+    var: Name
+    target: TargetSpec
+    span: Span
+
+
+@frozen
+class Block:
+    name: Name
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@frozen
+class Trigger:
+    window: Name
+    tags: tuple[Name, ...]
+    cond: Expr | None
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@frozen
+class Modifier:
+    name: Name
+    pattern: Pattern | None
+    op: str
+    value: Expr
+    cond: Expr | None
+    span: Span
+
+
+@frozen
+class ViewAs:
+    card: Name
+    count: int
+    pattern: Pattern
+    zone: Name | None
+    mode: Name | None
+    span: Span
+
+
+Member = Prop | UseClause | ChooseClause | Block | Trigger | Modifier | ViewAs
+
+
+# ---------------------------------------------------------------- top-level definitions
+
+@frozen
+class CardDef:
+    name: Name
+    id: Name
+    kind: Name
+    text: str
+    members: tuple[Member, ...]
+    span: Span
+
+
+@frozen
+class SkillDef:
+    name: Name
+    id: Name
+    tags: tuple[Name, ...]
+    text: str
+    members: tuple[Member, ...]
+    span: Span
+
+
+@frozen
+class HeroDef:
+    name: Name
+    id: Name
+    text: str
+    props: tuple[Prop, ...]
+    span: Span
+
+
+@frozen
+class Face:
+    suit: str
+    rank: str
+    span: Span
+
+
+@frozen
+class DeckLine:
+    card: Name
+    faces: tuple[Face, ...]
+    span: Span
+
+
+@frozen
+class DeckDef:
+    name: Name
+    title: str
+    lines: tuple[DeckLine, ...]
+    span: Span
+
+
+@frozen
+class RulesetDef:
+    name: Name
+    tags: tuple[Name, ...]
+    title: str
+    props: tuple[Prop, ...]
+    span: Span
+
+
+Definition = CardDef | SkillDef | HeroDef | DeckDef | RulesetDef
+
+
+@frozen
+class Module:
+    """One parsed .sgs file."""
+
+    path: str
+    definitions: tuple[Definition, ...]
+    lines: tuple[str, ...]
