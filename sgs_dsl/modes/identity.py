@@ -46,10 +46,10 @@ class IdentityMode:
         if killer is None or not killer.alive:
             return
         if dead.role == "rebel":
-            game.log(f"{killer.label()}殺死反賊，摸{REWARD_DRAW}張牌")
+            game.log(f"{killer.label()}除掉反賊，摸{REWARD_DRAW}張牌")
             game.draw(killer, REWARD_DRAW)
         elif dead.role == "loyalist" and killer.role == "lord":
             cards = killer.hand + list(killer.equips.values())
-            game.log(f"主公{killer.label()}殺死忠臣，棄置所有手牌和裝備")
+            game.log(f"主公{killer.label()}除掉忠臣，棄置所有手牌和裝備")
             if cards:
                 game.to_discard(cards)
