@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from ..engine.model import Card, Judge, Player, UsedCard
+from ..engine.model import Card, Player, UsedCard
 
 # ---------------------------------------------------------------- fields of value types
 

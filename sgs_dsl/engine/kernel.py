@@ -34,6 +34,16 @@ from .model import (
 
 MAX_ACTIONS_PER_PHASE = 300
 MAX_DEPTH = 60
+# Equipment is used in the play phase on oneself (seed 000 裝備牌): a rule of the game, not of
+# any card's text, so a card that says nothing about its use still has this mode.
+EQUIP_USE = UseMode("play", TargetRule("self", None))
+
+
+def use_mode(kind: CardKind, context: str) -> UseMode | None:
+    mode = kind.mode(context)
+    if mode is None and context == "play" and kind.is_equip:
+        return EQUIP_USE
+    return mode
 
 
 class Game:
@@ -506,7 +516,7 @@ class Game:
         a real hand card, or a view-as skill's conversion (offered once; cards picked later)."""
         seen = set()
         for c in p.hand:
-            mode = c.kind.mode(context)
+            mode = use_mode(c.kind, context)
             if mode is None and context == "play_response":
                 mode = True
             if mode is None:
@@ -517,7 +527,7 @@ class Game:
         for skill in self.skills_of(p):
             for va in skill.view_as:
                 kind = self.library.cards[va.kind_name]
-                if kind.mode(context) is None and context != "play_response":
+                if use_mode(kind, context) is None and context != "play_response":
                     continue
                 mode_needed = "play" if context == "play_response" else "use"
                 if mode_needed not in va.modes:
@@ -547,7 +557,7 @@ class Game:
         return tuple(chosen)
 
     def target_ok(self, user: Player, rule: TargetRule | None, target: Player, card: UsedCard,
-                  kind: CardKind | None = None, distance: bool = True) -> bool:
+                  kind: CardKind | None = None, distance: bool = True, extra: dict | None = None) -> bool:
         if rule is None or not target.alive:
             return False
         k = rule.kind
@@ -565,7 +575,7 @@ class Game:
             if self.distance(user, target) > limit:
                 return False
         if rule.cond is not None:
-            ctx = Ctx(self, {"user": user, "it": target, "card": card, "you": user})
+            ctx = Ctx(self, {"user": user, "it": target, "card": card, "you": user, **(extra or {})})
             if not rule.cond(ctx):
                 return False
         return True
@@ -574,7 +584,7 @@ class Game:
         return [p for p in self.seat_order(user) if self.target_ok(user, rule, p, card)]
 
     def can_play(self, p: Player, kind: CardKind, card: UsedCard, ignore_limit: bool = False) -> bool:
-        mode = kind.mode("play")
+        mode = use_mode(kind, "play")
         if mode is None:
             return False
         if not ignore_limit:
@@ -666,8 +676,11 @@ class Game:
             return
         for var, rule in kind.choose:
             if var not in use.vars:
-                candidates = self.legal_targets(use.user, rule, use.card) if use.targets else []
-                candidates = [p for p in candidates if self._choose_ok(use, rule, p)]
+                # the rule of a chosen player may name the card's target (e.g. "in the
+                # target's range"), so it is checked with `target` in scope
+                candidates = [p for p in self.seat_order(use.user)
+                              if self.target_ok(use.user, rule, p, use.card, extra={"target": use.targets[0]})
+                              ] if use.targets else []
                 if not candidates:
                     return
                 use.vars[var] = self.ask(use.user, "target", f"選擇{var}", [Option(p.label(), p) for p in candidates]).value
@@ -685,10 +698,6 @@ class Game:
         if finish is not None:
             finish(Ctx(self, {**base, "target": None}))
         self.open_window("use_end", {**base, "target": None})
-
-    def _choose_ok(self, use: Use, rule: TargetRule, p: Player) -> bool:
-        ctx = Ctx(self, {"user": use.user, "it": p, "card": use.card, "target": use.targets[0], "you": use.user})
-        return rule.cond is None or rule.cond(ctx)
 
     def resolve_for_target(self, use: Use, target: Player | None, base: dict[str, Any]) -> None:
         kind = use.card.kind
@@ -923,7 +932,7 @@ class Game:
     def play_action(self, player: Player, kind: CardKind, subcards) -> None:
         subcards = self.resolve_subcards(player, kind, subcards)
         card = self.make_card(kind, subcards)
-        targets = self.choose_targets(player, kind, card, kind.mode("play"))
+        targets = self.choose_targets(player, kind, card, use_mode(kind, "play"))
         if not targets:
             return
         self.use_card(player, card, targets, "play")
