@@ -641,7 +641,8 @@ class Game:
         use = Use(card, user, list(targets), context, responded)
         use.vars.update(extra)
         to_whom = "、".join(t.label() for t in targets)
-        self.log(f"{user.label()}使用{card.label()}" + (f"，目標：{to_whom}" if to_whom else ""))
+        named = "".join(f"，{var}：{p.label()}" for var, p in extra.items() if isinstance(p, Player))
+        self.log(f"{user.label()}使用{card.label()}" + (f"，目標：{to_whom}" if to_whom else "") + named)
         if context == "play":
             user.used[kind.name] = user.used.get(kind.name, 0) + 1
         if kind.is_equip:
@@ -674,16 +675,11 @@ class Game:
                 self.open_window(window, {**base, "target": t})
         if use.responded is None and not use.targets:
             return
-        for var, rule in kind.choose:
-            if var not in use.vars:
-                # the rule of a chosen player may name the card's target (e.g. "in the
-                # target's range"), so it is checked with `target` in scope
-                candidates = [p for p in self.seat_order(use.user)
-                              if self.target_ok(use.user, rule, p, use.card, extra={"target": use.targets[0]})
-                              ] if use.targets else []
-                if not candidates:
-                    return
-                use.vars[var] = self.ask(use.user, "target", f"選擇{var}", [Option(p.label(), p) for p in candidates]).value
+        if kind.choose and not all(var in use.vars for var, _ in kind.choose):
+            chosen = self.choose_extra(use.user, use.card, use.targets)
+            if chosen is None:
+                return
+            use.vars.update(chosen)
         prepare = kind.blocks.get("prepare")
         if prepare is not None:
             prepare(Ctx(self, {**base, "target": None}))
@@ -935,7 +931,22 @@ class Game:
         targets = self.choose_targets(player, kind, card, use_mode(kind, "play"))
         if not targets:
             return
-        self.use_card(player, card, targets, "play")
+        extra = self.choose_extra(player, card, targets) if kind.choose else {}
+        if extra is None:
+            return
+        self.use_card(player, card, targets, "play", extra=extra)
+
+    def choose_extra(self, user: Player, card: UsedCard, targets: list[Player]) -> dict[str, Player] | None:
+        """The players a card's `choose` clauses name, picked with the targets (選擇目標時).
+        Their rule may name the card's target (e.g. "in the target's range")."""
+        chosen: dict[str, Player] = {}
+        for var, rule in card.kind.choose:
+            candidates = [p for p in self.seat_order(user)
+                          if targets and self.target_ok(user, rule, p, card, extra={"target": targets[0]})]
+            if not candidates:
+                return None
+            chosen[var] = self.ask(user, "target", f"選擇{var}", [Option(p.label(), p) for p in candidates]).value
+        return chosen
 
     def _phase_discard(self, player: Player, info: Phase) -> None:
         limit = max(0, player.hp) + self.modifier_total(player, "hand_limit")
