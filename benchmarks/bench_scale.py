@@ -75,32 +75,43 @@ def write_scaled_library(folder: Path, factor: int) -> int:
 def games_per_s(library, ruleset: str, players: int, games: int, seed: int) -> tuple[float, int]:
     from sgs_dsl.sim.batch import run_batch
 
-    run_batch(ruleset, players, 2, seed + 1000, library=library)
     start = time.perf_counter()
     batch = run_batch(ruleset, players, games, seed, library=library)
     elapsed = time.perf_counter() - start
     return games / elapsed, sum(1 for r in batch.records if r.failed)
 
 
-def run(games: int = 100, players: int = 5, factor: int = 10, seed: int = 1) -> list[tuple[str, str, str]]:
+def run(
+    games: int = 100, players: int = 5, factor: int = 10, seed: int = 1, rounds: int = 3
+) -> list[tuple[str, str, str]]:
     from sgs_dsl.compiler.library import load_library
+    from sgs_dsl.sim.batch import run_batch
 
     base = load_library()
     ruleset = base.default_ruleset
     with tempfile.TemporaryDirectory(prefix="sgs-scale-") as tmp:
         added = write_scaled_library(Path(tmp), factor)
         start = time.perf_counter()
-        big = load_library((Path(tmp),))
+        big = load_library(tuple(sorted(Path(tmp).glob("*.sgs"))))
         load_s = time.perf_counter() - start
-        small_gps, small_err = games_per_s(base, ruleset, players, games, seed)
-        big_gps, big_err = games_per_s(big, ruleset, players, games, seed)
-    tag = f"{players} players, {games} games, {ruleset}"
+        same = [(r.winner, r.turns) for r in run_batch(ruleset, players, 5, seed, library=base).records] == [
+            (r.winner, r.turns) for r in run_batch(ruleset, players, 5, seed, library=big).records
+        ]
+        # Interleave the two libraries so that machine noise hits both alike; keep the medians.
+        small_runs, big_runs, errors = [], [], 0
+        for _ in range(rounds):
+            for lib, runs in ((base, small_runs), (big, big_runs)):
+                gps, err = games_per_s(lib, ruleset, players, games, seed)
+                runs.append(gps)
+                errors += err
+    small_gps, big_gps = _common.median(small_runs), _common.median(big_runs)
+    tag = f"{players} players, {games} games x {rounds} rounds, {ruleset}"
     return [
         (f"games/s, built-in library ({tag})", f"{small_gps:.1f}", "games/s"),
         (f"games/s, library x{factor} (+{added} definitions; {tag})", f"{big_gps:.1f}", "games/s"),
-        (f"ratio x{factor} / x1", f"{big_gps / small_gps:.2f}", ""),
+        (f"ratio x{factor} / x1 (same games played: {'yes' if same else 'NO'})", f"{big_gps / small_gps:.2f}", ""),
         (f"load of the x{factor} library (cold for the copies)", f"{1000 * load_s:.0f}", "ms"),
-        (f"errors (x1, x{factor})", f"{small_err}, {big_err}", ""),
+        ("errors in these games", str(errors), ""),
     ]
 
 
@@ -110,8 +121,9 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=5)
     ap.add_argument("--factor", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
-    print(_common.table(run(a.games, a.players, a.factor, a.seed)))
+    print(_common.table(run(a.games, a.players, a.factor, a.seed, a.rounds)))
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ def main() -> None:
         ("startup", lambda: bench_startup.run(runs=3 if quick else 10)),
         ("load", lambda: bench_load.run(runs=2 if quick else 5)),
         ("games", lambda: bench_games.run(games=20 if quick else 200)),
-        ("scale", lambda: bench_scale.run(games=10 if quick else 100)),
+        ("scale", lambda: bench_scale.run(games=10 if quick else 100, rounds=1 if quick else 3)),
     ]
     for name, step in steps:
         print(f"running {name} ...", file=sys.stderr, flush=True)

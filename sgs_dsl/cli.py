@@ -6,7 +6,6 @@ engine are imported inside the commands that need them.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -18,8 +17,6 @@ import click
 #: Exit status for an unexpected exception (EX_SOFTWARE in sysexits.h).
 EXIT_INTERNAL = 70
 
-SUIT_SYMBOLS = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
-RANK_FACES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 WINNER_TEXT = {
     "lord": "the lord and the loyalists win",
     "rebel": "the rebels win",
@@ -85,9 +82,10 @@ class SgsGroup(click.Group):
 
 
 def _load_library(extra: Sequence[Path] = ()) -> Any:
+    """The built-in library plus the --library files (folders are searched for *.sgs)."""
     from sgs_dsl.compiler.library import load_library
 
-    return load_library(tuple(extra))
+    return load_library(tuple(_sgs_files(extra)))
 
 
 def resolve_ruleset(library: Any, name: str | None) -> str:
@@ -97,14 +95,11 @@ def resolve_ruleset(library: Any, name: str | None) -> str:
     rulesets = library.rulesets
     if name in rulesets:
         return name
-    known = sorted(rulesets)
-    import difflib
+    from sgs_dsl.syntax.diagnostics import did_you_mean
 
-    msg = f"unknown ruleset '{name}'"
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.5)
-    if close:
-        msg += f"; did you mean '{close[0]}'?"
-    msg += f" Known rulesets: {', '.join(known)}."
+    known = sorted(rulesets)
+    hint = did_you_mean(name, known)
+    msg = f"unknown ruleset '{name}'" + (f"; {hint}" if hint else "") + f" Known rulesets: {', '.join(known)}."
     raise click.BadParameter(msg, param_hint="'--ruleset'")
 
 
@@ -126,10 +121,6 @@ def check_players(library: Any, ruleset: str, players: int) -> None:
         raise click.BadParameter(
             f"ruleset '{ruleset}' is for {rng[0]} to {rng[1]} players, not {players}", param_hint="'--players'"
         )
-
-
-def rank_face(rank: int) -> str:
-    return RANK_FACES.get(rank, str(rank))
 
 
 def card_row(card: Any) -> dict[str, Any]:
@@ -292,7 +283,7 @@ def run(ruleset: str | None, players: int, seed: int | None, max_turns: int, ext
 )
 @max_turns_option
 @library_option
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar (there is none when stderr is not a terminal).")
 def simulate(
     ruleset: str | None,
     players: int,
@@ -312,12 +303,13 @@ def simulate(
     name = resolve_ruleset(library, ruleset)
     check_players(library, name, players)
 
-    stderr = click.get_text_stream("stderr")
-    if quiet:
-        batch = run_batch(name, players, games, seed, jobs=jobs, max_turns=max_turns, extra_paths=extra, library=library)
+    if quiet or not sys.stderr.isatty():  # a bar only where someone watches it
+        batch = run_batch(
+            name, players, games, seed, jobs=jobs, max_turns=max_turns, extra_paths=_sgs_files(extra), library=library
+        )
     else:
         with click.progressbar(
-            length=games, label=f"{name}, {players} players", file=stderr, show_pos=True, show_eta=True
+            length=games, label=f"{name}, {players} players", file=sys.stderr, show_pos=True, show_eta=True
         ) as bar:
             batch = run_batch(
                 name,
@@ -326,10 +318,12 @@ def simulate(
                 seed,
                 jobs=jobs,
                 max_turns=max_turns,
-                extra_paths=extra,
+                extra_paths=_sgs_files(extra),
                 library=library,
                 on_result=lambda _rec: bar.update(1),
             )
+    import json
+
     report = summarize(
         batch.records, ruleset=name, players=players, seed=seed, max_turns=max_turns, elapsed_s=batch.elapsed_s
     )
@@ -350,14 +344,18 @@ def simulate(
 @library_option
 def cards(ruleset: str | None, as_json: bool, extra: tuple[Path, ...]) -> None:
     """List the cards of a ruleset's deck."""
+    import json
+
     library = _load_library(extra)
     name = resolve_ruleset(library, ruleset)
     deck = [card_row(c) for c in library.deck_cards(name)]
     if as_json:
         click.echo(json.dumps(deck, ensure_ascii=False, indent=2))
         return
+    from sgs_dsl.engine.model import RANK_FACE, SUIT_ZH
+
     rows = [
-        [str(i), c["name"], c["id"], SUIT_SYMBOLS.get(c["suit"], c["suit"]) + rank_face(c["rank"]), c["type"]]
+        [str(i), c["name"], c["id"], SUIT_ZH.get(c["suit"], c["suit"]) + RANK_FACE.get(c["rank"], str(c["rank"])), c["type"]]
         for i, c in enumerate(deck, 1)
     ]
     click.echo(format_table(["#", "name", "id", "card", "type"], rows))
@@ -369,6 +367,8 @@ def cards(ruleset: str | None, as_json: bool, extra: tuple[Path, ...]) -> None:
 @library_option
 def rulesets(as_json: bool, extra: tuple[Path, ...]) -> None:
     """List the built-in rulesets (the default is marked with *)."""
+    import json
+
     library = _load_library(extra)
     items = [library.rulesets[k] for k in sorted(library.rulesets)]
     if as_json:

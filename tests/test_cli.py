@@ -149,10 +149,17 @@ def _standard_ruleset() -> str:
     pytest.fail(f"no ruleset with the 108-card standard deck among {sorted(lib.rulesets)}")
 
 
+# The data file's type names where the .sgs language (and so `sgs cards`) spells them differently.
+TSV_TYPE_IN_LANGUAGE = {"delayed_trick": "delayed"}
+
+
 def _expected_standard_deck() -> list[tuple]:
     with open(STANDARD_TSV, encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
-    return sorted((r["name_zh_hant"], r["id"], r["suit"], int(r["rank"]), r["type"]) for r in rows)
+    return sorted(
+        (r["name_zh_hant"], r["id"], r["suit"], int(r["rank"]), TSV_TYPE_IN_LANGUAGE.get(r["type"], r["type"]))
+        for r in rows
+    )
 
 
 def test_cards_json_is_the_standard_deck():
@@ -236,3 +243,44 @@ def test_docs_windows_md_is_generated():
     assert result.exit_code == 0, result.output
     committed = (REPO / "docs" / "windows.md").read_text(encoding="utf-8")
     assert committed == result.stdout, "docs/windows.md is stale: run `sgs windows --markdown > docs/windows.md`"
+
+
+# --- extra library files ---------------------------------------------------------------------------
+
+EXTRA = """
+card 測試牌 ceshi_pai basic "出牌階段，對你使用。你摸一張牌。" {
+  use play: self;
+  effect { draw(target, 1); }
+}
+
+deck ceshi "一張測試牌" {
+  測試牌 ♠A;
+}
+
+ruleset ceshi "標準版加一張測試牌" {
+  mode identity;
+  decks standard, ex, ceshi;
+}
+"""
+
+
+def test_library_option_adds_cards_and_rulesets(tmp_path):
+    (tmp_path / "extra.sgs").write_text(EXTRA, encoding="utf-8")
+    result = invoke("cards", "--library", str(tmp_path), "--ruleset", "ceshi", "--json")
+    assert result.exit_code == 0, result.output
+    cards = json.loads(result.stdout)
+    assert len(cards) == 109
+    assert {"name": "測試牌", "id": "ceshi_pai", "suit": "spade", "rank": 1, "type": "basic"} in cards
+    assert "ceshi" in invoke("rulesets", "-L", str(tmp_path)).output
+    sim = invoke("simulate", "-q", "-L", str(tmp_path / "extra.sgs"), "-r", "ceshi", "-g", "4", "-j", "2")
+    assert sim.exit_code == 0, sim.output
+    assert "errors: 0" in sim.stdout
+
+
+def test_library_option_with_bad_text_exits_1(tmp_path):
+    bad = tmp_path / "bad.sgs"
+    bad.write_text(EXTRA.replace("draw(target, 1)", "drow(target, 1)"), encoding="utf-8")
+    result = invoke("run", "--library", str(bad), "--seed", "1")
+    assert_clean_failure(result, 1)
+    assert f"{bad}:4:" in result.stderr
+    assert "did you mean 'draw'?" in result.stderr

@@ -65,8 +65,8 @@ def _rec(i, winner, turns, **kw):
 
 def test_summarize_counts_errors_apart():
     records = [
-        _rec(0, "lord", 10, windows_opened=100),
-        _rec(1, "rebel", 20, windows_opened=200),
+        _rec(0, "lord", 10, windows_opened=100, fired=(("A", 1), ("B", 2))),
+        _rec(1, "rebel", 20, windows_opened=200, fired=(("A", 2),)),
         _rec(2, "rebel", 30, windows_opened=300),
         _rec(3, "draw", 600, capped=True),
         _rec(4, "lord", 5, error="Traceback...\nKeyError: 'x'"),
@@ -85,6 +85,7 @@ def test_summarize_counts_errors_apart():
     assert "card count" in r["error_samples"][1]["error"]
     assert r["games_per_s"] == 3.0 and r["windows_per_s"] == 300.0
     assert set(TIMING_KEYS) <= set(r)
+    assert list(r["fired"].items()) == [("A", 3), ("B", 2)]
     text = format_summary(r)
     assert "rebel" in text and "errors: 2" in text and "KeyError" in text
 
@@ -158,3 +159,24 @@ def test_simulate_summary_on_stdout_json_on_dash():
     data = json.loads(result.stdout)
     assert data["games"] == 3
     assert "wins by side" in result.stderr
+
+
+def test_crashing_and_violating_games_are_counted_not_raised(monkeypatch, tmp_path):
+    import sgs_dsl.game
+
+    real = sgs_dsl.game.play_game
+
+    def flaky(library, ruleset, players, seed, **kw):
+        if seed == derive_seed(3, 1):
+            raise ZeroDivisionError("engine bug")
+        result = real(library, ruleset, players, seed, **kw)
+        if seed == derive_seed(3, 2):
+            result.violations = ["card count changed"]
+        return result
+
+    monkeypatch.setattr(sgs_dsl.game, "play_game", flaky)
+    report = _simulate_json(tmp_path, "flaky.json", "--games", "4", "--seed", "3")
+    assert report["errors"] == 2 and report["valid_games"] == 2
+    assert [s["game"] for s in report["error_samples"]] == [1, 2]
+    assert "ZeroDivisionError: engine bug" in report["error_samples"][0]["error"]
+    assert "card count changed" in report["error_samples"][1]["error"]

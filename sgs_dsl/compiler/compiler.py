@@ -7,6 +7,8 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from ..engine.model import RulesError, UsedCard
 from ..engine.windows import WINDOW_BY_ID, WINDOWS
 from ..syntax import ast
@@ -58,6 +60,9 @@ class Compiler:
         self.lines_of = lines_of
         self.diagnostics: list[Diagnostic] = []
         self.use_vars: set[str] = set()
+        # every `let`/`for` name of the body being compiled, with where it is defined,
+        # to tell "used before its let" and "not visible here" from a plain unknown name
+        self.defined: dict[str, list[tuple[str, Span]]] = {}
 
     # ------------------------------------------------------------ diagnostics
     def error(self, span: Span, message: str, hint: str = "") -> None:
@@ -103,7 +108,9 @@ class Compiler:
                 variables = dict(schema.CARD_BLOCK_VARS)
                 if m.name.text in ("prepare", "finish"):
                     del variables["target"]
+                self.defined = _definitions(m.body)
                 blocks[m.name.text] = self.block(m.body, Scope(variables))
+                self.defined = {}
             else:
                 skill_members.append(m)
         kind.uses = tuple(uses)
@@ -116,7 +123,8 @@ class Compiler:
             kind.skill = self.skill_body(kind.name, kind.id, kind.text, (), skill_members, node.span)
             kind.skill.from_card = kind.name
             kind.skill.slot = kind.type
-        if kind.type in ("basic", "trick", "delayed") and not uses:
+        has_use = any(isinstance(m, ast.UseClause) for m in node.members)
+        if kind.type in ("basic", "trick", "delayed") and not has_use:
             self.error(node.name.span, f"card '{kind.name}' has no `use` clause", "say when it can be used: `use play: one other;`")
         self.use_vars = set()
 
@@ -173,7 +181,9 @@ class Compiler:
         kind = schema.TARGET_WORDS.get(words)
         if kind is None:
             options = [" ".join(k) for k in schema.TARGET_WORDS]
-            self.error(spec.words[0].span, f"unknown target '{' '.join(words)}'",
+            first, last = spec.words[0].span, spec.words[-1].span
+            where = attrs.evolve(first, end_column=last.end_column) if first.line == last.line else first
+            self.error(where, f"unknown target '{' '.join(words)}'",
                        did_you_mean(" ".join(words), options) or "targets: " + ", ".join(options))
             kind = "one"
         cond = self.expr_bool(spec.cond, Scope(variables)) if spec.cond is not None else None
@@ -218,7 +228,9 @@ class Compiler:
         variables = {"you": "player", **schema.PAYLOAD_VARS[WINDOW_BY_ID[window].payload]}
         scope = Scope(variables)
         cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
+        self.defined = _definitions(m.body)
         body = self.block(m.body, scope)
+        self.defined = {}
         return TriggerDef(window, optional, cond, body, skill, m.span)
 
     def modifier(self, m: ast.Modifier) -> ModifierDef | None:
@@ -229,7 +241,7 @@ class Compiler:
             return None
         matches = self.pattern(m.pattern) if m.pattern is not None else None
         if name in ("limit", "targets") and m.pattern is None:
-            self.error(m.name.span, f"`{name}` modifies one kind of card: `modify {name}(殺) ...`")
+            self.error(m.name.span, f"`{name}` modifies one kind of card: `modify {name}(CARD) ...` with a card name")
         scope = Scope({"you": "player", "user": "player", "card": "card"} if name == "targets" else {"you": "player"})
         if isinstance(m.value, ast.Var) and m.value.name == "unlimited":
             if name != "limit" or m.op != "=":
@@ -395,7 +407,9 @@ class Compiler:
         value, vt = self.expr(s.value, scope)
         if base == "use":
             if field in schema.USE_FIELDS:
-                self.error(s.path[1].span, f"'use.{field}' cannot be changed")
+                self.error(s.path[1].span, f"'use.{field}' cannot be changed",
+                           f"the fields {', '.join(schema.USE_FIELDS)} of a use are fixed; `set use.NAME = ...` "
+                           "keeps a value of your own on the use (e.g. `set use.pool = reveal(3);`)")
             name = field
 
             def set_use(ctx: Ctx) -> None:
@@ -431,6 +445,20 @@ class Compiler:
         return fn
 
     def unknown_var(self, name: str, span: Span, scope: Scope) -> None:
+        places = self.defined.get(name, [])
+        later = [(how, at) for how, at in places if (at.line, at.column) > (span.line, span.column)]
+        if later and all((at.line, at.column) > (span.line, span.column) for _, at in places):
+            how, at = later[0]
+            self.error(span, f"variable '{name}' is used before it is defined",
+                       f"it is defined by `{how}` later, at line {at.line}, column {at.column}; "
+                       "define it before using it")
+            return
+        if places:
+            how, at = places[0]
+            self.error(span, f"variable '{name}' is not visible here",
+                       f"it is defined by `{how}` at line {at.line}, column {at.column} inside another block; "
+                       "a name defined in an `if`, `for`, `repeat` or `loop` block is known only inside it")
+            return
         hint = did_you_mean(name, scope.names())
         if not hint:
             if self.cards.get(normalize(name)) is not None:
@@ -463,6 +491,17 @@ class Compiler:
         if isinstance(e, ast.Arith):
             left = self.expr_int(e.left, scope)
             right = self.expr_int(e.right, scope)
+            if e.op == "/":
+                if isinstance(e.right, ast.Int) and e.right.value == 0:
+                    self.error(e.right.span, "division by zero")
+                where = str(e.span)
+
+                def divide(ctx: Ctx) -> int:
+                    divisor = right(ctx)
+                    if not divisor:
+                        raise RulesError(f"{where}: division by zero")
+                    return left(ctx) // divisor
+                return divide, "int"
             op = _ARITH[e.op]
             return (lambda ctx: op(left(ctx), right(ctx))), "int"
         if isinstance(e, ast.Compare):
@@ -539,7 +578,7 @@ class Compiler:
             sig = ", ".join(p.name for p in builtin.params)
             self.error(c.span, f"'{name}' takes {want} arguments, got {n}", f"{name}({sig})")
             return _const(None), builtin.returns
-        args = [self.argument(a, p.type, scope) for a, p in zip(c.args, builtin.params)]
+        args = [self.argument(a, p.type, scope) for a, p in zip(c.args, builtin.params, strict=False)]
         kwargs: dict[str, Callable[[Ctx], Any]] = {}
         for key, value in c.kwargs:
             if key.text not in builtin.keywords:
@@ -548,7 +587,7 @@ class Compiler:
                            (f"options: {', '.join(builtin.keywords)}" if builtin.keywords else f"'{name}' takes no options"))
                 continue
             kwargs[key.text] = self.argument(value, builtin.keywords[key.text][0], scope)
-        for key, (ktype, default) in builtin.keywords.items():
+        for key, (_ktype, default) in builtin.keywords.items():
             if key not in kwargs:
                 if default == "default":
                     source = "user" if scope.lookup("user") else "you"
@@ -571,7 +610,7 @@ class Compiler:
         """Arguments whose type is a name domain (pattern, nature, phase, zone, slot) are resolved now."""
         if ptype == "pattern":
             if not isinstance(a, ast.Var):
-                self.error(a.span, "expected a card name here, e.g. 閃")
+                self.error(a.span, "expected a card name here")
                 return _const((lambda c: False, None))
             pattern = ast.Pattern(((ast.PatAtom("name", a.name, a.span),),), a.span)
             return _const((self.pattern(pattern), self.pattern_kind(pattern)))
@@ -596,6 +635,25 @@ class Compiler:
 
 def _const(value: Any) -> Callable[[Ctx], Any]:
     return lambda ctx: value
+
+
+def _definitions(body) -> dict[str, list[tuple[str, Span]]]:
+    """Every name a body defines with `let` or `for`, at any depth, in source order."""
+    found: dict[str, list[tuple[str, Span]]] = {}
+
+    def walk(stmts) -> None:
+        for s in stmts:
+            if isinstance(s, ast.Let):
+                found.setdefault(s.name.text, []).append(("let", s.name.span))
+            elif isinstance(s, ast.For):
+                found.setdefault(s.var.text, []).append(("for", s.var.span))
+            for attr in ("body", "orelse"):
+                inner = getattr(s, attr, None)
+                if inner:
+                    walk(inner)
+
+    walk(body)
+    return found
 
 
 def _walk_sets(members) -> list[ast.Set]:

@@ -20,9 +20,11 @@ from ..syntax.parser import parse
 from .compiler import Compiler
 from .defs import CardKind, CardSpec, Ruleset, Skill
 
+SUIT_SIGNS = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
+HERO_PROPS = ("kingdom", "gender", "hp", "skills")
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(i): i for i in range(1, 14)}}
 MODES = ("identity",)
-_CACHE_VERSION = "1"
+_CACHE_VERSION = "3"
 
 
 def cache_dir() -> Path:
@@ -125,6 +127,8 @@ def build(files: Sequence[Path]) -> Library:
     library = _Builder(compiler, modules).build()
     diagnostics.extend(compiler.diagnostics)
     if diagnostics:
+        order = {str(f): i for i, f in enumerate(files)}
+        diagnostics.sort(key=lambda d: (order.get(d.span.file, len(order)), d.span.file, d.span.line, d.span.column))
         raise SgsError(diagnostics)
     library.files = tuple(str(f) for f in files)
     return library
@@ -188,23 +192,46 @@ class _Builder:
         for d in self.defs(ast.HeroDef):
             if not self.unique("hero", d.name):
                 continue
-            props = {p.name.text: p for p in d.props}
+            props: dict[str, ast.Prop] = {}
             for p in d.props:
-                if p.name.text not in ("kingdom", "gender", "hp", "skills"):
+                if p.name.text not in HERO_PROPS:
                     self.c.error(p.name.span, f"unknown hero property '{p.name.text}'",
-                                 did_you_mean(p.name.text, ["kingdom", "gender", "hp", "skills"]))
-            hp = props.get("hp")
-            hp_value = hp.values[0].value if hp and hp.values and isinstance(hp.values[0], ast.Int) else 4
-            gender = props["gender"].values[0].text if "gender" in props and props["gender"].values else "male"
-            if gender not in ("male", "female"):
-                self.c.error(props["gender"].span, f"unknown gender '{gender}'", "male or female")
-            kingdom = props["kingdom"].values[0].text if "kingdom" in props and props["kingdom"].values else ""
+                                 did_you_mean(p.name.text, HERO_PROPS) or "properties: " + ", ".join(HERO_PROPS))
+                elif p.name.text in props:
+                    self.c.error(p.name.span, f"'{p.name.text}' is given twice",
+                                 f"first given at {props[p.name.text].name.span}")
+                else:
+                    props[p.name.text] = p
+                    if p.name.text != "skills" and len(p.values) != 1:
+                        self.c.error(p.values[1].span, f"'{p.name.text}' takes one value, got {len(p.values)}")
+            hp_value = 4
+            if "hp" in props:
+                value = props["hp"].values[0]
+                if isinstance(value, ast.Int) and value.value >= 1:
+                    hp_value = value.value
+                else:
+                    self.c.error(value.span, "'hp' needs a number of at least 1", "e.g. `hp 4;`")
+            gender = "male"
+            if "gender" in props:
+                value = props["gender"].values[0]
+                gender = getattr(value, "text", "")
+                if gender not in ("male", "female"):
+                    self.c.error(value.span, f"unknown gender '{_show(value)}'",
+                                 did_you_mean(gender, ("male", "female")) or "male or female")
+            kingdom = ""
+            if "kingdom" in props:
+                value = props["kingdom"].values[0]
+                kingdom = getattr(value, "text", "")
+                if not isinstance(value, ast.Name):
+                    self.c.error(value.span, "a kingdom is a name, e.g. `kingdom 魏;`")
             hero_skills = []
+            known = sorted({s.name for s in skills.values()} | {s.id for s in skills.values()})
             for v in props["skills"].values if "skills" in props else ():
-                s = skills.get(normalize(getattr(v, "text", "")))
+                s = skills.get(normalize(getattr(v, "text", ""))) or skills.get(getattr(v, "text", "").lower())
                 if s is None:
-                    self.c.error(v.span, f"unknown skill '{getattr(v, 'text', v)}'",
-                                 did_you_mean(getattr(v, "text", ""), [s.name for s in skills.values()]))
+                    self.c.error(v.span, f"unknown skill '{_show(v)}'",
+                                 did_you_mean(getattr(v, "text", ""), known)
+                                 or f"define it first: `skill {_show(v)} some_id {{ ... }}`")
                 else:
                     hero_skills.append(s)
             heroes[d.name.text] = Hero(d.name.text, d.id.text, kingdom, gender, hp_value, tuple(hero_skills), d.span)
@@ -221,8 +248,11 @@ class _Builder:
                 for face in line.faces:
                     rank = RANKS.get(face.rank)
                     if rank is None:
-                        self.c.error(face.span, f"bad rank '{face.rank}' in '{face.span and ''}{face.rank}'",
-                                     "ranks are A, 2-10, J, Q, K")
+                        written = SUIT_SIGNS[face.suit] + face.rank
+                        hint = "ranks are A, 2-10, J, Q, K"
+                        if face.rank.upper() in RANKS:
+                            hint = f"write the rank in capitals: {SUIT_SIGNS[face.suit]}{face.rank.upper()}"
+                        self.c.error(face.span, f"bad rank '{face.rank}' in the card face '{written}'", hint)
                         continue
                     if kind is not None:
                         cards.append((kind, face.suit, rank))
@@ -243,18 +273,22 @@ class _Builder:
                 key = p.name.text
                 values = [getattr(v, "text", getattr(v, "value", None)) for v in p.values]
                 if key == "mode":
-                    mode = values[0]
+                    mode = str(values[0])
                     if mode not in MODES:
                         self.c.error(p.values[0].span, f"unknown mode '{mode}'", did_you_mean(mode, MODES) or "modes: " + ", ".join(MODES))
                 elif key == "decks":
                     for v in p.values:
-                        if v.text not in decks:
-                            self.c.error(v.span, f"unknown deck '{v.text}'", did_you_mean(v.text, decks) or "decks: " + ", ".join(decks))
+                        name = getattr(v, "text", None)
+                        if name not in decks:
+                            self.c.error(v.span, f"unknown deck '{_show(v)}'",
+                                         did_you_mean(str(name), decks) or "decks: " + ", ".join(decks))
                         else:
-                            deck_names.append(v.text)
+                            deck_names.append(name)
                 elif key == "heroes":
                     hero_packages.extend(values)
                 elif key in ("max_turns",):
+                    if len(p.values) != 1 or not isinstance(p.values[0], ast.Int) or p.values[0].value < 1:
+                        self.c.error(p.values[0].span, f"'{key}' needs one number of at least 1")
                     options[key] = values[0]
                 else:
                     self.c.error(p.name.span, f"unknown ruleset property '{key}'",
@@ -277,10 +311,23 @@ def _load(extra: tuple[str, ...]) -> Library:
 
 def load_library(extra_paths: Sequence[Path] = ()) -> Library:
     """The built-in library plus any extra files (cached in memory for the process)."""
-    return _load(tuple(str(Path(p).resolve()) for p in extra_paths))
+    return _load(tuple(str(f.resolve()) for f in _collect(extra_paths)))
 
 
 load_library.cache_clear = _load.cache_clear  # type: ignore[attr-defined]
+
+
+def _replaced_by(builtin: Path, files: Sequence[Path]) -> bool:
+    """A checked file stands in for the built-in one it is a copy or an edit of: the same
+    file, or the same name in a folder of the same kind (cards/standard.sgs in a checkout
+    replaces the installed sgs_dsl/_data/cards/standard.sgs)."""
+    for f in files:
+        f = Path(f)
+        if f.resolve() == builtin.resolve():
+            return True
+        if (f.parent.name, f.name) == (builtin.parent.name, builtin.name):
+            return True
+    return False
 
 
 def check_paths(paths: Sequence[Path]) -> list[Diagnostic]:
@@ -289,10 +336,16 @@ def check_paths(paths: Sequence[Path]) -> list[Diagnostic]:
         files = _collect(paths)
     except SgsError as error:
         return error.diagnostics
-    own = {Path(f).resolve() for f in files}
-    base = [f for f in library_files() if f.resolve() not in own]
+    base = [f for f in library_files() if not _replaced_by(f, files)]
     try:
         build(base + files)
     except SgsError as error:
         return error.diagnostics
     return []
+
+
+def _show(value) -> str:
+    """How a property value was written, for messages."""
+    if isinstance(value, ast.Str):
+        return f'"{value.value}"'
+    return str(getattr(value, "text", getattr(value, "value", value)))

@@ -45,6 +45,7 @@ class GameRecord:
     capped: bool = False
     error: str | None = None
     violations: tuple[str, ...] = ()
+    fired: tuple[tuple[str, int], ...] = ()  # (skill or card name, times it fired), sorted
 
     @property
     def failed(self) -> bool:
@@ -76,6 +77,7 @@ def record_from_result(index: int, seed: int, result: Any) -> GameRecord:
     """Keep the fields of a ``GameResult`` the statistics need."""
     error = getattr(result, "error", None)
     heroes = getattr(result, "heroes", None) or ()
+    fired = getattr(result, "fired", None) or {}
     return GameRecord(
         index=index,
         seed=seed,
@@ -87,6 +89,7 @@ def record_from_result(index: int, seed: int, result: Any) -> GameRecord:
         capped=bool(getattr(result, "capped", False)),
         error=None if error is None else _clip(str(error)),
         violations=tuple(_clip(str(v)) for v in (getattr(result, "violations", None) or ())),
+        fired=tuple(sorted((str(k), int(v)) for k, v in fired.items())),
     )
 
 

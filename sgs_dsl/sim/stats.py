@@ -111,6 +111,12 @@ def summarize(
         ],
         "windows_opened": sum(r.windows_opened for r in records),
     }
+    # How often each skill or card ability fired over the batch, most frequent first.
+    fired: Counter[str] = Counter()
+    for r in records:
+        fired.update(dict(r.fired))
+    if fired:
+        report["fired"] = {name: fired[name] for name in sorted(fired, key=lambda k: (-fired[k], k))}
     by_hero = wins_by_hero(clean)
     if by_hero:
         report["wins_by_hero"] = by_hero

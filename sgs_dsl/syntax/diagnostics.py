@@ -18,6 +18,8 @@ class Span:
     end_column: int = 0
 
     def __str__(self) -> str:
+        if self.line <= 0:  # the whole file (a missing file, bad encoding)
+            return self.file
         return f"{self.file}:{self.line}:{self.column}"
 
 
@@ -32,9 +34,11 @@ class Diagnostic:
         out = [f"{self.span}: error: {self.message}"]
         if self.source_line:
             text = self.source_line.rstrip("\n")
-            width = max(1, self.span.end_column - self.span.column) if self.span.end_column else 1
+            start = max(0, self.span.column - 1)
+            end = self.span.end_column - 1 if self.span.end_column > self.span.column else start + 1
+            width = max(1, sum(2 if _wide(ch) else 1 for ch in text[start:end]))
             out.append(f"  {self.span.line:>4} | {text}")
-            out.append("       | " + _pad(text, self.span.column - 1) + "^" * width)
+            out.append("       | " + _pad(text, start) + "^" * width)
         if self.hint:
             out.append(f"  hint: {self.hint}")
         return "\n".join(out)
@@ -66,8 +70,15 @@ class SgsError(Exception):
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """'did you mean X?' for the nearest known name, or ''."""
-    known = list(dict.fromkeys(known))
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-    if not close and len(name) <= 3:
-        close = [k for k in known if name and (name in k or k in name)][:1]
-    return f"did you mean '{close[0]}'?" if close else ""
+    from .names import normalize  # names in either script compare as one (後 = 后)
+
+    by_key: dict[str, str] = {}
+    for k in known:
+        by_key.setdefault(normalize(k), k)
+    key = normalize(name)
+    close = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.6)
+    if not close and 2 <= len(key) <= 3:
+        close = [k for k in by_key if key in k or (len(k) >= 2 and k in key)][:1]
+    if not close and 2 <= len(key) <= 4:  # short names (姦雄 for 奸雄): one character changed
+        close = [k for k in by_key if len(k) == len(key) and sum(a != b for a, b in zip(k, key, strict=True)) == 1][:1]
+    return f"did you mean '{by_key[close[0]]}'?" if close else ""

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
+import re
 
+import attrs
 import lark
 from lark import Token, Transformer, v_args
 
@@ -31,7 +34,10 @@ def parser() -> lark.Lark:
 
 def parse(text: str, path: str = "<text>") -> ast.Module:
     """Parse one file; raise SgsError with a located, readable message on bad syntax."""
-    lines = tuple(text.splitlines())
+    # lines as the lexer counts them: only '\n' ends a line (not '\f', '\v' or U+2028)
+    lines = tuple(line.removesuffix("\r") for line in text.split("\n"))
+    if text.endswith("\n"):
+        lines = lines[:-1]
     try:
         tree = parser().parse(text)
     except lark.exceptions.UnexpectedInput as error:
@@ -52,15 +58,72 @@ def _syntax_diagnostic(error: lark.exceptions.UnexpectedInput, path: str, lines:
     hint = ""
     if isinstance(error, lark.exceptions.UnexpectedToken):
         token = error.token
-        found = "the end of the file" if token.type == "$END" else f"'{token}'"
+        at_end = token.type == "$END"
+        found = "end of the file" if at_end else f"'{token}'"
         message = f"unexpected {found}"
+        width = 1 if at_end else len(str(token))
         keywords = [e.strip('"').lower() for e in expected if e.isupper() and e not in _TERMINAL_WORDS]
         if token.type == "NAME" and keywords:
             hint = did_you_mean(str(token), keywords)
-        width = len(str(token)) if token.type != "$END" else 1
+        before = _previous_word(lines, line, column)
+        top = re.match(r"(card|skill|hero|deck|ruleset)\s", source)
+        opened = _unclosed_brace(lines[: line - 1]) if top and not at_end else None
+        if opened is not None:
+            # `card B ...` read as a property of card A: A's '}' is missing
+            message = (f"a new `{top.group(1)}` starts here, but the '{{' at line {opened[0]}, "
+                       f"column {opened[1]} is not closed yet")
+            line, column, width, words = line, 1, len(top.group(1)), ""
+            hint = "add the missing '}' before this line"
+        elif at_end and "RBRACE" in expected:
+            message = "the file ends inside a block: missing '}'"
+            opened = _unclosed_brace(lines)
+            if opened is not None:
+                message = f"this '{{' is never closed: the file ends before its '}}' (line {line})"
+                line, column, width = opened[0], opened[1], 1
+                source = lines[line - 1]
+                hint = "add the missing '}' (check the blocks inside this one too)"
+            words = ""
+        elif "SEMICOLON" in expected and not at_end and (
+                (before is not None and before[0] < line) or _semicolon_line_above(lines, line, column)):
+            # the ';' is missing at the end of an earlier line: point there, not at the next line
+            if before[0] == line:  # `use play: self` + `effect {` read as one target spec "self effect"
+                prefix = source[: column - 1]
+                before = _previous_word(lines, line, len(prefix) - len(prefix.lstrip()) + 1) or before
+                found = f"'{prefix.strip()}'"
+            prev_line, prev_end, _ = before
+            message = f"missing ';' at the end of the line (line {line} goes on with {found})"
+            words = ""
+            line, column, width = prev_line, prev_end + 1, 1
+            source = lines[line - 1]
+            hint = "statements and properties end with ';'"
+        elif token.type == "RBRACE" and _unmatched_close(lines, line, column):
+            hint = "this '}' closes nothing: there is one '}' more than '{' above it"
+        elif token.type == "SUIT" and "FACE" in expected:
+            message = f"a card face needs a rank right after the suit, found '{token}' alone"
+            words = ""
+            hint = "write the suit and the rank with no space between: ♠7, ♥A, ♦10, ♣K"
+        elif not hint and before is not None and before[2]:
+            # `lett x = 1;`, `iff cond {`: the word before the unexpected token is a misspelt keyword
+            near = difflib.get_close_matches(before[2], _keywords(), n=1, cutoff=0.75)
+            if near and before[2] not in _keywords():
+                hint = f"'{before[2]}' is not a keyword; did you mean '{near[0]}'?"
+                if before[0] == line:
+                    message = f"unexpected {found} after '{before[2]}'"
+                    start = before[1] - len(before[2]) + 1
+                    width = column + width - start
+                    column = start
     elif isinstance(error, lark.exceptions.UnexpectedCharacters):
-        message = f"unexpected character {source[column - 1]!r}" if source else "unexpected character"
+        char = source[column - 1] if 0 < column <= len(source) else ""
+        message = f"unexpected character {char!r}" if char else "unexpected character"
         width = 1
+        if char == '"':
+            message = "a quoted text is not closed on this line"
+            hint = "a quoted text starts and ends with '\"' on the same line"
+            words = ""
+        elif char and char in "♠♥♣♦" and "FACE" in expected:
+            message = f"bad card face starting with {char!r}"
+            hint = "a card face is a suit and a rank: ♠7, ♥A, ♦10, ♣K"
+            words = ""
     else:
         message = "unexpected end of the file"
         width = 1
@@ -69,6 +132,67 @@ def _syntax_diagnostic(error: lark.exceptions.UnexpectedInput, path: str, lines:
     if not hint and "SEMICOLON" in expected:
         hint = "statements and properties end with ';'"
     return Diagnostic(Span(path, line, column, column + width), message, hint, source)
+
+
+_CODE = re.compile(r'("[^"\n]*")|#.*')
+
+
+def _strip_comment(text: str) -> str:
+    return _CODE.sub(lambda m: m.group(1) or "", text).rstrip()
+
+
+def _previous_word(lines: tuple[str, ...], line: int, column: int) -> tuple[int, int, str] | None:
+    """(line, column of its last character, the word or '') of the text just before a position."""
+    for number in range(min(line, len(lines)), 0, -1):
+        text = lines[number - 1][: column - 1] if number == line else lines[number - 1]
+        code = _strip_comment(text)
+        if code:
+            word = re.search(r"[^\W\d]\w*$", code)
+            return number, len(code), word.group(0) if word else ""
+    return None
+
+
+def _semicolon_line_above(lines: tuple[str, ...], line: int, column: int) -> bool:
+    """The unexpected token follows one word at the start of its line, and the line above ends
+    like a statement missing its ';' (a word, a number, ')' or a quoted text)."""
+    prefix = _strip_comment(lines[line - 1][: column - 1]) if 0 < line <= len(lines) else ""
+    if not re.fullmatch(r"\s*[^\W\d]\w*", prefix):
+        return False
+    above = _previous_word(lines, line, len(prefix) - len(prefix.lstrip()) + 1)
+    if above is None or above[0] >= line:
+        return False
+    last = _strip_comment(lines[above[0] - 1])[-1:]
+    return bool(re.fullmatch(r'[\w)"]', last))
+
+
+def _unclosed_brace(lines: tuple[str, ...]) -> tuple[int, int] | None:
+    """Where the innermost '{' that is never closed was opened."""
+    stack: list[tuple[int, int]] = []
+    for number, text in enumerate(lines, 1):
+        code = _CODE.sub(lambda m: " " * len(m.group(0)) if m.group(1) else "", text)
+        for col, ch in enumerate(code, 1):
+            if ch == "{":
+                stack.append((number, col))
+            elif ch == "}" and stack:
+                stack.pop()
+    return stack[-1] if stack else None
+
+
+def _unmatched_close(lines: tuple[str, ...], line: int, column: int) -> bool:
+    """The '}' at (line, column) has no '{' to close."""
+    depth = 0
+    for number, text in enumerate(lines[:line], 1):
+        code = _CODE.sub(lambda m: " " * len(m.group(0)) if m.group(1) else "", text)
+        if number == line:
+            code = code[:column - 1]
+        depth += code.count("{") - code.count("}")
+    return depth <= 0
+
+
+@functools.lru_cache(maxsize=1)
+def _keywords() -> tuple[str, ...]:
+    return tuple(t.pattern.value for t in parser().terminals
+                 if t.pattern.type == "str" and t.pattern.value.isidentifier())
 
 
 def _expected_words(expected: list[str]) -> str:
@@ -201,7 +325,10 @@ class _ToAst(Transformer):
     def call_stmt(self, meta, c):
         name, args = c
         call = self._call(meta, name, args)
-        return ast.CallStmt(call, self._s(meta))
+        span = self._s(meta)
+        if span.end_column > span.column:  # the call itself ends before the ';'
+            call = attrs.evolve(call, span=attrs.evolve(span, end_column=span.end_column - 1))
+        return ast.CallStmt(call, span)
 
     def let_stmt(self, meta, c):
         name, value = c
