@@ -17,6 +17,7 @@ from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, SgsError, Span, did_you_mean
 from ..syntax.names import normalize
 from ..syntax.parser import parse
+from . import schema
 from .compiler import Compiler
 from .defs import CardKind, CardSpec, Ruleset, Skill
 
@@ -224,6 +225,11 @@ class _Builder:
                 kingdom = getattr(value, "text", "")
                 if not isinstance(value, ast.Name):
                     self.c.error(value.span, "a kingdom is a name, e.g. `kingdom 魏;`")
+                elif kingdom not in schema.KINGDOMS and kingdom.lower() not in schema.KINGDOMS:
+                    self.c.error(value.span, f"unknown kingdom '{kingdom}'",
+                                 did_you_mean(kingdom, schema.KINGDOMS) or "kingdoms: 魏 蜀 吳 群 神 (or wei shu wu qun god)")
+                else:
+                    kingdom = schema.KINGDOMS.get(kingdom) or schema.KINGDOMS[kingdom.lower()]
             hero_skills = []
             known = sorted({s.name for s in skills.values()} | {s.id for s in skills.values()})
             for v in props["skills"].values if "skills" in props else ():

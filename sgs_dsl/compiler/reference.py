@@ -136,7 +136,8 @@ def names_tables() -> list[str]:
     out += table("Blocks of a card", "block", list(schema.BLOCKS.items()))
     out += table("Modifiers (`modify NAME[(PATTERN)] = | += | -= VALUE [when COND];`)", "modifier",
                  list(schema.MODIFIERS.items()))
-    out += table("Pattern words", "word", [(k, PATTERN_DOCS[k]) for k in schema.PATTERN_WORDS])
+    out += table("Pattern words", "word", [(k, PATTERN_DOCS.get(k) or f"a {schema.SUIT_WORDS[k]} card")
+                                           for k in schema.PATTERN_WORDS])
     out += table("Natures (`nature:` option, `nature` property)", "name",
                  [(k, f"= {v}") for k, v in schema.NATURES.items()])
     out += table("Phases (`skip(p, PHASE)`)", "name", [(k, f"= {v}") for k, v in schema.PHASE_NAMES.items()])

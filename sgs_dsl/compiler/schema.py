@@ -9,6 +9,7 @@ from typing import Any
 import attrs
 
 from ..engine.model import Card, Player, UsedCard
+from ..resources import data_dir
 
 # ---------------------------------------------------------------- fields of value types
 
@@ -161,6 +162,16 @@ PATTERN_WORDS = {
     "thunder": lambda c: c.nature == "thunder",
     "normal": lambda c: c.nature == "normal",
 }
+# Suits by name: English words here, Chinese names (either script) in grammar/suit_names.txt.
+SUIT_WORDS = {"spade": "spade", "heart": "heart", "club": "club", "diamond": "diamond"}
+for _line in (data_dir("grammar") / "suit_names.txt").read_text(encoding="utf-8").splitlines():
+    if _line and not _line.startswith("#"):
+        _name, _suit = _line.split()
+        SUIT_WORDS[_name] = _suit
+for _word, _suit in SUIT_WORDS.items():
+    PATTERN_WORDS[_word] = (lambda s: lambda c: c.suit == s)(_suit)
+KINGDOMS = {"wei": "wei", "shu": "shu", "wu": "wu", "qun": "qun", "god": "god",
+            "魏": "wei", "蜀": "shu", "吳": "wu", "吴": "wu", "群": "qun", "神": "god"}
 
 
 # ---------------------------------------------------------------- effects and functions
