@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from ..engine.model import RulesError, UsedCard
+from ..engine.model import RulesError
 from ..engine.windows import WINDOW_BY_ID, WINDOWS
 from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
@@ -363,8 +363,13 @@ class Compiler:
             count = self.expr_int(s.count, scope)
             body = self.block(s.body, scope.child(loop=True))
 
+            where = str(s.span)
+
             def repeat(ctx: Ctx) -> int | None:
-                for _ in range(min(count(ctx), MAX_LOOP)):
+                times = count(ctx)
+                if times > MAX_LOOP:
+                    raise RulesError(f"{where}: repeat {times} times is more than the limit of {MAX_LOOP}")
+                for _ in range(times):
                     signal = body(ctx)
                     if signal == BREAK:
                         break
@@ -673,6 +678,3 @@ def _walk_sets(members) -> list[ast.Set]:
             walk(m.body)
     return found
 
-
-def virtual(kind: CardKind) -> UsedCard:
-    return UsedCard.virtual(kind)

@@ -64,6 +64,12 @@ def judge(ctx: Ctx, player):
     return ctx.game.judge(player)
 
 
+def replace_judge(ctx: Ctx, judge, card) -> None:
+    real = _real(card)
+    if real is not None:
+        ctx.game.replace_judge(judge, real)
+
+
 def skip(ctx: Ctx, player, phase) -> None:
     player.skipped.add(phase)
     ctx.game.log(f"{player.label()}將跳過{PHASE_ZH[phase]}階段")
@@ -139,7 +145,7 @@ def others(ctx: Ctx, player) -> list:
 
 
 IMPLS: dict[str, Callable[..., Any]] = {f.__name__: f for f in (
-    draw, damage, recover, lose_hp, discard, throw, gain, pick, reveal, judge, skip, ask_use, ask_play,
+    draw, damage, recover, lose_hp, discard, throw, gain, pick, reveal, judge, replace_judge, skip, ask_use, ask_play,
     cancel, hit, invalidate, ignore_armor, prevent, pass_on, provide, in_range, distance, count,
     count_in_range, uses_last_hand, others,
 )}

@@ -215,6 +215,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "pick(p, cards): p picks one of a list of revealed cards", min_args=2),
     Builtin("reveal", (P("n", "int"),), {}, "cards", "reveal n cards from the deck top into the processing area"),
     Builtin("judge", (P("player", "player"),), {}, "judge", "the player performs a judgement"),
+    Builtin("replace_judge", (P("judge", "judge"), P("card", "card?")), {}, "none",
+            "retrial (改判): the card becomes the judge card, the old judge card goes to the discard pile"),
     Builtin("skip", (P("player", "player"), P("phase", "phase")), {}, "none", "the player skips a phase this turn"),
     Builtin("ask_use", (P("player", "player"), P("card", "pattern")),
             {"on": ("player?", None), "unlimited": ("bool", False)}, "bool",

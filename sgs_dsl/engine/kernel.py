@@ -70,6 +70,7 @@ class Game:
         self._listeners: dict[str, list[tuple[Player, Skill, TriggerDef]]] | None = None
         self.counter_kinds: tuple[CardKind, ...] = tuple(k for k in library.cards.values() if k.mode("counter"))
         self.fired: dict[str, int] = {}
+        self.judged_player: Player | None = None  # whose delayed trick is being judged
 
     # ------------------------------------------------------------ log and questions
     def log(self, text: str) -> None:
@@ -129,11 +130,13 @@ class Game:
         return a is not b and b.alive and self.distance(a, b) <= self.attack_range(a)
 
     # ------------------------------------------------------------ skills, modifiers, windows
-    def skills_of(self, p: Player) -> list[Skill]:
+    def skills_of(self, p: Player, suppressed: bool = False) -> list[Skill]:
+        """Hero skills, then the skills of equipped cards; an ignored armour's skill only
+        when `suppressed` is asked for (the window index holds it, and checks at firing)."""
         skills = list(p.skills)
         for slot, card in p.equips.items():
             skill = card.kind.skill
-            if skill is not None and not (slot == "armor" and self.armor_ignored(p)):
+            if skill is not None and (suppressed or not (slot == "armor" and self.armor_ignored(p))):
                 skills.append(skill)
         return skills
 
@@ -189,47 +192,64 @@ class Game:
             for p in self.players:
                 if not p.alive:
                     continue
-                for skill in self.skills_of_unsuppressed(p):
+                for skill in self.skills_of(p, suppressed=True):
                     for window, triggers in skill.triggers.items():
                         for t in triggers:
                             table.setdefault(window, []).append((p, skill, t))
             self._listeners = table
         return self._listeners
 
-    def skills_of_unsuppressed(self, p: Player) -> list[Skill]:
-        skills = list(p.skills)
-        for card in p.equips.values():
-            if card.kind.skill is not None:
-                skills.append(card.kind.skill)
-        return skills
-
     def changed_skills(self) -> None:
         self._listeners = None
 
     def open_window(self, window: str, variables: dict[str, Any]) -> None:
-        """Poll every trigger on `window`: players from the current one in seat order,
-        hero skills before equipment, each skill once."""
+        """Poll every trigger on `window`: players from the current one in seat order; for
+        one player, hero skills before equipment, in the order the player chooses, each once."""
         self.windows_opened += 1
         entries = self.listeners().get(window)
         if not entries:
             return
         n = len(self.players)
         start = self.current.seat
-        for p, skill, trig in sorted(entries, key=lambda e: (e[0].seat - start) % n):
-            if not p.alive:
-                continue
-            if skill.slot == "armor" and self.armor_ignored(p):
-                continue
-            if skill.slot and p.equips.get(skill.slot) is None:
-                continue
-            ctx = Ctx(self, {"you": p, **variables})
-            if trig.cond is not None and not trig.cond(ctx):
-                continue
+        by_seat: dict[int, list[tuple[Player, Skill, TriggerDef]]] = {}
+        for entry in entries:
+            by_seat.setdefault(entry[0].seat, []).append(entry)
+        for seat in sorted(by_seat, key=lambda s: (s - start) % n):
+            self._fire_own(by_seat[seat], variables)
+
+    def _fire_own(self, entries: list[tuple[Player, Skill, TriggerDef]], variables: dict[str, Any]) -> None:
+        remaining = list(entries)
+        while remaining:
+            ready = [(e, ctx) for e in remaining if (ctx := self._ready(e, variables)) is not None]
+            if not ready:
+                return
+            first_class = [r for r in ready if bool(r[0][1].slot) == bool(ready[0][0][1].slot)]
+            if len(first_class) > 1:
+                options = [Option(f"【{r[0][1].name}】", r) for r in first_class]
+                chosen = self.ask(first_class[0][0][0], "order", "選擇先結算的技能", options).value
+            else:
+                chosen = first_class[0]
+            (p, skill, trig), ctx = chosen
+            remaining.remove(chosen[0])
             if trig.optional and not self.confirm(p, f"發動【{skill.name}】？"):
                 continue
             self.log(f"{p.label()}發動【{skill.name}】")
             self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
             trig.body(ctx)
+
+    def _ready(self, entry: tuple[Player, Skill, TriggerDef], variables: dict[str, Any]) -> Ctx | None:
+        """The context to fire a trigger in, or None when it cannot fire now."""
+        p, skill, trig = entry
+        if not p.alive:
+            return None
+        if skill.slot and (p.equips.get(skill.slot) is None or p.equips[skill.slot].kind.skill is not skill):
+            return None
+        if skill.slot == "armor" and self.armor_ignored(p):
+            return None
+        ctx = Ctx(self, {"you": p, **variables})
+        if trig.cond is not None and not trig.cond(ctx):
+            return None
+        return ctx
 
     # ------------------------------------------------------------ zones and moves
     def zone_of(self, card: Card) -> tuple[str, Player | None]:
@@ -505,6 +525,18 @@ class Game:
             self.to_discard([j.card])
         return j
 
+    def replace_judge(self, j: Judge, card: Card) -> None:
+        """Retrial: `card` becomes the judge card; the one it replaces is discarded."""
+        old = j.card
+        zone, owner = self.zone_of(card)
+        who = f"{owner.label()}的" if owner else ""
+        self.take_out(card)
+        self.processing.append(card)
+        j.card = card
+        self.log(f"{who}{card.label()}代替{old.label()}成為判定牌")
+        if old in self.processing:
+            self.to_discard([old])
+
     # ------------------------------------------------------------ which cards can be used
     def make_card(self, kind: CardKind, subcards: tuple[Card, ...]) -> UsedCard:
         if len(subcards) == 1 and subcards[0].kind is kind:
@@ -514,12 +546,10 @@ class Game:
     def castable(self, p: Player, context: str, pattern: Any = None):
         """(label, kind, subcards) for each way p could produce a card usable in `context`:
         a real hand card, or a view-as skill's conversion (offered once; cards picked later)."""
+        playing_out = context == "play_response"  # 打出 needs no use clause, only a match
         seen = set()
         for c in p.hand:
-            mode = use_mode(c.kind, context)
-            if mode is None and context == "play_response":
-                mode = True
-            if mode is None:
+            if not playing_out and use_mode(c.kind, context) is None:
                 continue
             if pattern is not None and not pattern(UsedCard.of(c)):
                 continue
@@ -527,10 +557,9 @@ class Game:
         for skill in self.skills_of(p):
             for va in skill.view_as:
                 kind = self.library.cards[va.kind_name]
-                if use_mode(kind, context) is None and context != "play_response":
+                if not playing_out and use_mode(kind, context) is None:
                     continue
-                mode_needed = "play" if context == "play_response" else "use"
-                if mode_needed not in va.modes:
+                if ("play" if playing_out else "use") not in va.modes:
                     continue
                 pool = [c for c in self.zone_cards(p, va.zone) if va.matches(UsedCard.of(c))]
                 if len(pool) < va.count:
@@ -591,11 +620,7 @@ class Game:
             limit = self.use_limit(p, kind)
             if limit is not None and p.used.get(kind.name, 0) >= limit:
                 return False
-        if kind.is_equip:
-            return True
-        if mode.target.kind in ("all", "all_others"):
-            return bool(self.legal_targets(p, mode.target, card))
-        return bool(self.legal_targets(p, mode.target, card))
+        return kind.is_equip or bool(self.legal_targets(p, mode.target, card))
 
     # ------------------------------------------------------------ using a card
     def choose_targets(self, user: Player, kind: CardKind, card: UsedCard, mode: UseMode,
@@ -781,8 +806,6 @@ class Game:
             self.take_out(card)
             holder.judge.append(card)
             self.log(f"{card.label()}留在{holder.label()}的判定區")
-
-    judged_player: Player | None = None
 
     # ------------------------------------------------------------ asking for a card
     def ask_for(self, player: Player, kind_name: str, pattern: Any, mode: str,
