@@ -61,3 +61,27 @@ def test_role_table(library, players, roles):
     game = setup(library, "basic", players, 5)
     assert sorted(p.role for p in game.players) == sorted(roles)
     assert game.players[0].role == "lord"
+
+
+def test_agents_see_only_what_their_seat_may_see(library):
+    seen = []
+
+    class Spy:
+        def __init__(self, seat):
+            self.seat = seat
+
+        def choose(self, request, view):
+            seen.append(view)
+            assert view.seat == request.seat == self.seat
+            assert not hasattr(view, "players_state") and not hasattr(view, "deck")
+            infos = view.players()
+            for info in infos:
+                hidden = info.seat != view.seat and info.alive and info.seat != 0
+                assert (info.role is None) == hidden
+            return len(request.options) - 1
+
+    game = setup(library, "basic", 5, 11, agents=[Spy(i) for i in range(5)])
+    run(game, max_turns=5)
+    assert seen
+    me = seen[0]
+    assert len(me.hand) == me.players()[me.seat].hand_count

@@ -12,5 +12,5 @@ class RandomAgent:
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
 
-    def choose(self, request: Request, game: Any) -> int:
+    def choose(self, request: Request, view: Any) -> int:
         return self.rng.randrange(len(request.options))

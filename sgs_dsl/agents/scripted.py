@@ -21,7 +21,7 @@ class ScriptedAgent:
         self.default = default  # e.g. "不使用": answer this whenever it is an option and no script is left
         self.asked: list[Request] = []
 
-    def choose(self, request: Request, game: Any) -> int:
+    def choose(self, request: Request, view: Any) -> int:
         self.asked.append(request)
         labels = request.labels()
         if not self.answers:

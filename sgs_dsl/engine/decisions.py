@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
@@ -24,3 +24,10 @@ class Request:
 
     def labels(self) -> list[str]:
         return [o.label for o in self.options]
+
+
+class Agent(Protocol):
+    """Anything that answers requests: given the question and the asking seat's view
+    (engine.view.SeatView), return the index of one option."""
+
+    def choose(self, request: Request, view: Any) -> int: ...

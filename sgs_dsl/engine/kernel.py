@@ -31,6 +31,7 @@ from .model import (
     Use,
     UsedCard,
 )
+from .view import SeatView
 
 MAX_ACTIONS_PER_PHASE = 300
 MAX_DEPTH = 60
@@ -82,7 +83,7 @@ class Game:
         if len(options) == 1 and kind != "invoke":
             return options[0]
         request = Request(player.seat, kind, prompt, tuple(options))
-        index = self.agents[player.seat].choose(request, self)
+        index = self.agents[player.seat].choose(request, SeatView(self, player.seat))
         if not 0 <= index < len(options):
             raise RulesError(f"agent of seat {player.seat + 1} answered {index} to a {len(options)}-option question")
         return options[index]

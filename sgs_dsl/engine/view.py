@@ -1,0 +1,66 @@
+"""What one seat may see: its own hand and role, and the table's public information.
+Agents are handed this, never the Game itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+
+@attrs.frozen(slots=True)
+class SeatInfo:
+    """A player as everyone sees them."""
+
+    seat: int
+    name: str
+    gender: str
+    hp: int
+    max_hp: int
+    alive: bool
+    role: str | None  # known for oneself, the lord and the dead
+    hand_count: int
+    equips: tuple[str, ...]  # card labels
+    judge: tuple[str, ...]
+
+
+class SeatView:
+    """Read-only, computed on demand: cheap to hand out with every question."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Any, seat: int):
+        self._game = game
+        self.seat = seat
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        return tuple(c.label() for c in self._game.players[self.seat].hand)
+
+    @property
+    def role(self) -> str:
+        return self._game.players[self.seat].role
+
+    @property
+    def current(self) -> int:
+        return self._game.current.seat
+
+    @property
+    def deck_count(self) -> int:
+        return len(self._game.deck)
+
+    @property
+    def discard_pile(self) -> tuple[str, ...]:
+        return tuple(c.label() for c in self._game.discard_pile)
+
+    def players(self) -> list[SeatInfo]:
+        return [self._info(p) for p in self._game.players]
+
+    def _info(self, p: Any) -> SeatInfo:
+        known = p.seat == self.seat or p.role == "lord" or not p.alive
+        return SeatInfo(p.seat, p.name, p.gender, p.hp, p.max_hp, p.alive, p.role if known else None,
+                        len(p.hand), tuple(c.label() for c in p.equips.values()),
+                        tuple(c.label() for c in p.judge))
+
+    def distance(self, a: int, b: int) -> int:
+        return self._game.distance(self._game.players[a], self._game.players[b])
