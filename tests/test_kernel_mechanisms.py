@@ -14,6 +14,9 @@ skill 改判 gaipan "一名角色的判定牌生效前，你可以用一張手�
     replace_judge(judge, pick(you, you, hand));
   }
 }
+skill 收判 shoupan "你的判定牌生效後，你獲得此牌。" {
+  on judge_after when judge.player == you { gain(you, judge.card); }
+}
 skill 連擊 lianji "受到傷害後，摸三百次零張牌。" {
   on damaged when damage.target == you { repeat 300 { draw(you, 0); } }
 }
@@ -48,5 +51,25 @@ def test_repeat_above_the_limit_is_a_located_rules_error(lib):
     game = make_table(lib, seats=[dict(role="lord"), dict(role="rebel")])
     game.players[1].skills = (lib.skills["lianji"],)
     game.changed_skills()
-    with pytest.raises(RulesError, match=r"mechanisms\.sgs:8:42: repeat 300 times"):
+    with pytest.raises(RulesError, match=r"mechanisms\.sgs:11:42: repeat 300 times"):
         game.damage(game.players[1], 1, source=game.players[0])
+
+
+def test_a_judgement_takes_effect_before_its_after_window(lib):
+    """判定牌生效 (閃電 strikes) comes before 判定牌生效後 (a skill takes the judge card)."""
+    game = make_table(lib, seats=[
+        dict(role="lord", hp=4, judge=["閃電 ♠A"]),
+        dict(role="rebel"),
+    ], deck_top=["殺 ♠7"])
+    lord = game.players[0]
+    lord.skills = (lib.skills["shoupan"],)
+    game.changed_skills()
+    game.current = lord
+    game.run_phase(lord, "judge")
+    assert lord.hp == 1
+    assert specs(lord.hand) == ["殺 ♠7"]
+    struck = next(i for i, line in enumerate(game.lines) if "雷電傷害" in line)
+    taken = next(i for i, line in enumerate(game.lines) if "發動【收判】" in line)
+    assert struck < taken
+    assert specs(game.discard_pile) == ["閃電 ♠A"]
+    finish(game)

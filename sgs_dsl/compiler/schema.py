@@ -214,7 +214,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "pick(p, q, zone): p picks one of q's cards (others' hand cards face down); "
             "pick(p, cards): p picks one of a list of revealed cards", min_args=2),
     Builtin("reveal", (P("n", "int"),), {}, "cards", "reveal n cards from the deck top into the processing area"),
-    Builtin("judge", (P("player", "player"),), {}, "judge", "the player performs a judgement"),
+    Builtin("judge", (P("player", "player"),), {}, "judge", "the player performs a judgement: retrials act (judge_before) and the fixed result is returned; the judge_after window and the discard follow when the calling block ends, so the text acts on the result first"),
     Builtin("replace_judge", (P("judge", "judge"), P("card", "card?")), {}, "none",
             "retrial (改判): the card becomes the judge card, the old judge card goes to the discard pile"),
     Builtin("skip", (P("player", "player"), P("phase", "phase")), {}, "none", "the player skips a phase this turn"),

@@ -71,7 +71,8 @@ class Game:
         self._listeners: dict[str, list[tuple[Player, Skill, TriggerDef]]] | None = None
         self.counter_kinds: tuple[CardKind, ...] = tuple(k for k in library.cards.values() if k.mode("counter"))
         self.fired: dict[str, int] = {}
-        self.judged_player: Player | None = None  # whose delayed trick is being judged
+        self.judged_player: Player | None = None
+        self.pending_judgements: list[list[Judge]] = []  # whose delayed trick is being judged
 
     # ------------------------------------------------------------ log and questions
     def log(self, text: str) -> None:
@@ -236,7 +237,7 @@ class Game:
                 continue
             self.log(f"{p.label()}發動【{skill.name}】")
             self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
-            trig.body(ctx)
+            self.run_block(trig.body, ctx)
 
     def _ready(self, entry: tuple[Player, Skill, TriggerDef], variables: dict[str, Any]) -> Ctx | None:
         """The context to fire a trigger in, or None when it cannot fire now."""
@@ -516,15 +517,38 @@ class Game:
 
     # ------------------------------------------------------------ judgement
     def judge(self, player: Player) -> Judge:
+        """Reveal the judge card and let retrials act (判定牌生效前). The result is then fixed
+        and the text that asked for the judgement acts on it (判定牌生效); the after-window
+        and the discard follow when that text's block ends (see `finish_judgements`)."""
         card = self.draw_top()
         self.processing.append(card)
         j = Judge(player, card)
         self.log(f"{player.label()}的判定牌是{card.label()}")
         self.open_window("judge_before", {"judge": j})
+        self.log(f"{player.label()}的判定結果是{j.card.label()}")
+        if self.pending_judgements:
+            self.pending_judgements[-1].append(j)
+        else:
+            self.finish_judgement(j)
+        return j
+
+    def run_block(self, block: Any, ctx: Ctx) -> Any:
+        """Run a card's or skill's block; judgements it made finish when it ends."""
+        self.pending_judgements.append([])
+        try:
+            result = block(ctx)
+        except BaseException:  # the game or the turn ended: nothing more opens
+            self.pending_judgements.pop()
+            raise
+        for j in self.pending_judgements.pop():
+            self.finish_judgement(j)
+        return result
+
+    def finish_judgement(self, j: Judge) -> None:
+        """判定牌生效後, then the judge card goes to the discard pile unless a skill took it."""
         self.open_window("judge_after", {"judge": j})
         if j.card in self.processing:
             self.to_discard([j.card])
-        return j
 
     def replace_judge(self, j: Judge, card: Card) -> None:
         """Retrial: `card` becomes the judge card; the one it replaces is discarded."""
@@ -708,7 +732,7 @@ class Game:
             use.vars.update(chosen)
         prepare = kind.blocks.get("prepare")
         if prepare is not None:
-            prepare(Ctx(self, {**base, "target": None}))
+            self.run_block(prepare, Ctx(self, {**base, "target": None}))
         order = [p for p in self.seat_order() if p in use.targets] if use.targets else [None]
         if use.targets and len(use.targets) != len(set(map(id, use.targets))):
             order = sorted(use.targets, key=lambda p: (p.seat - self.current.seat) % len(self.players))
@@ -718,7 +742,7 @@ class Game:
             self.resolve_for_target(use, target, base)
         finish = kind.blocks.get("finish")
         if finish is not None:
-            finish(Ctx(self, {**base, "target": None}))
+            self.run_block(finish, Ctx(self, {**base, "target": None}))
         self.open_window("use_end", {**base, "target": None})
 
     def resolve_for_target(self, use: Use, target: Player | None, base: dict[str, Any]) -> None:
@@ -733,7 +757,7 @@ class Game:
             return
         respond = kind.blocks.get("respond")
         if respond is not None:
-            respond(ctx)
+            self.run_block(respond, ctx)
         if key not in use.cancelled:
             self.poll_counters(use)
         if key not in use.cancelled:
@@ -744,14 +768,14 @@ class Game:
             if key in use.cancelled:
                 nullified = kind.blocks.get("nullified")
                 if nullified is not None:
-                    nullified(ctx)
+                    self.run_block(nullified, ctx)
                 return
         if target is not None and not target.alive:
             return
         self.open_window("on_effect", variables)
         effect = kind.blocks.get("effect")
         if effect is not None:
-            effect(ctx)
+            self.run_block(effect, ctx)
         self.open_window("effect_end", variables)
 
     def poll_counters(self, use: Use) -> None:

@@ -63,7 +63,8 @@ WINDOWS: tuple[WindowSpec, ...] = (
     # judgement
     W("judge_before", "判定牌生效前", "judge", "judge", "all, from the current player", ("card",),
       note="retrial: replace the judge card"),
-    W("judge_after", "判定牌生效後", "judge", "judge", "the judged player"),
+    W("judge_after", "判定牌生效後", "judge", "judge", "the judged player",
+      note="after the text that asked for the judgement acted on its result"),
     # dying and death
     W("dying", "進入瀕死狀態時", "dying", "dying", "all, from the current player"),
     W("death", "死亡時", "death", "death", "the dead player and all"),
