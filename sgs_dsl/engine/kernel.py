@@ -32,6 +32,7 @@ from .model import (
     UsedCard,
 )
 from .view import SeatView
+from .windows import WINDOW_BY_ID
 
 MAX_ACTIONS_PER_PHASE = 300
 MAX_DEPTH = 60
@@ -61,6 +62,7 @@ class Game:
         self.mode = mode
         self.rng = random.Random(seed)
         self.logging = log
+        self.tracing = False  # rulings: also windows, moves, questions and answers
         self.lines: list[str] = []
         self.current: Player = players[0]
         self.turns = 0
@@ -82,11 +84,16 @@ class Game:
     def ask(self, player: Player, kind: str, prompt: str, options: list[Option]) -> Option:
         """Put one question to a player's agent; the answer is one of the options."""
         if len(options) == 1 and kind != "invoke":
+            if self.tracing:
+                self.lines.append(f"  〔唯一選項〕{player.label()}：{prompt} → {options[0].label}")
             return options[0]
         request = Request(player.seat, kind, prompt, tuple(options))
         index = self.agents[player.seat].choose(request, SeatView(self, player.seat))
         if not 0 <= index < len(options):
             raise RulesError(f"agent of seat {player.seat + 1} answered {index} to a {len(options)}-option question")
+        if self.tracing:
+            labels = "／".join(o.label for o in options)
+            self.lines.append(f"  〔詢問〕{player.label()}：{prompt}［{labels}］→ {options[index].label}")
         return options[index]
 
     def confirm(self, player: Player, prompt: str) -> bool:
@@ -208,6 +215,8 @@ class Game:
         """Poll every trigger on `window`: players from the current one in seat order; for
         one player, hero skills before equipment, in the order the player chooses, each once."""
         self.windows_opened += 1
+        if self.tracing:
+            self.lines.append(f"  〔時機〕{WINDOW_BY_ID[window].zh}")
         entries = self.listeners().get(window)
         if not entries:
             return
@@ -234,6 +243,7 @@ class Game:
             (p, skill, trig), ctx = chosen
             remaining.remove(chosen[0])
             if trig.optional and not self.confirm(p, f"發動【{skill.name}】？"):
+                self.log(f"{p.label()}不發動【{skill.name}】")
                 continue
             self.log(f"{p.label()}發動【{skill.name}】")
             self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
@@ -291,20 +301,38 @@ class Game:
             self.deck.remove(card)
         return zone, owner
 
+    def place(self, card: Card, zone: str, owner: Player | None = None,
+              source: tuple[str, Player | None] | None = None) -> None:
+        """Every card move goes through here: out of where it is (or `source`, when the
+        caller already took it out), into `zone`; traced from -> to when tracing."""
+        src = source if source is not None else self.take_out(card)
+        if zone == "hand":
+            owner.hand.append(card)
+        elif zone == "judge":
+            owner.judge.append(card)
+        elif zone == "equip":
+            owner.equips[card.kind.type] = card
+            self.changed_skills()
+        elif zone == "processing":
+            self.processing.append(card)
+        elif zone == "discard":
+            self.discard_pile.append(card)
+        else:
+            raise RulesError(f"no zone '{zone}'")
+        if self.tracing:
+            self.lines.append(f"  〔移動〕{card.label()}：{where(*src)} → {where(zone, owner)}")
+
     def to_discard(self, cards: Iterable[Card]) -> None:
         for c in cards:
-            self.take_out(c)
-            self.discard_pile.append(c)
+            self.place(c, "discard")
 
     def to_hand(self, player: Player, cards: Iterable[Card]) -> None:
         for c in cards:
-            self.take_out(c)
-            player.hand.append(c)
+            self.place(c, "hand", player)
 
     def to_processing(self, cards: Iterable[Card]) -> None:
         for c in cards:
-            self.take_out(c)
-            self.processing.append(c)
+            self.place(c, "processing")
 
     def draw_top(self) -> Card:
         if not self.deck:
@@ -320,7 +348,7 @@ class Game:
         cards = []
         for _ in range(max(0, n)):
             card = self.draw_top()
-            player.hand.append(card)
+            self.place(card, "hand", player, FROM_DECK)
             cards.append(card)
         if cards:
             self.log(f"{player.label()}摸{len(cards)}張牌")
@@ -409,8 +437,11 @@ class Game:
         self.to_hand(player, [card])
 
     def reveal(self, n: int) -> list[Card]:
-        cards = [self.draw_top() for _ in range(max(0, n))]
-        self.processing.extend(cards)
+        cards = []
+        for _ in range(max(0, n)):
+            card = self.draw_top()
+            self.place(card, "processing", source=FROM_DECK)
+            cards.append(card)
         self.log("亮出" + "、".join(c.label() for c in cards))
         return cards
 
@@ -521,7 +552,7 @@ class Game:
         and the text that asked for the judgement acts on it (判定牌生效); the after-window
         and the discard follow when that text's block ends (see `finish_judgements`)."""
         card = self.draw_top()
-        self.processing.append(card)
+        self.place(card, "processing", source=FROM_DECK)
         j = Judge(player, card)
         self.log(f"{player.label()}的判定牌是{card.label()}")
         self.open_window("judge_before", {"judge": j})
@@ -555,8 +586,7 @@ class Game:
         old = j.card
         zone, owner = self.zone_of(card)
         who = f"{owner.label()}的" if owner else ""
-        self.take_out(card)
-        self.processing.append(card)
+        self.place(card, "processing")
         j.card = card
         self.log(f"{who}{card.label()}代替{old.label()}成為判定牌")
         if old in self.processing:
@@ -701,8 +731,7 @@ class Game:
         if kind.type == "delayed":
             target = targets[0]
             for c in card.subcards:
-                self.take_out(c)
-            target.judge.extend(card.subcards)
+                self.place(c, "judge", target)
             return use
         self.to_processing(card.subcards)
         self.use_stack.append(use)
@@ -808,8 +837,7 @@ class Game:
         if old is not None:
             self.log(f"{old.label()}被替換，置入棄牌堆")
             self.to_discard([old])
-        self.take_out(real)
-        user.equips[slot] = real
+        self.place(real, "equip", user)
         self.changed_skills()
         self.log(f"{user.label()}裝備{real.label()}（{SLOT_ZH[slot]}）")
 
@@ -823,13 +851,11 @@ class Game:
             if p is holder:
                 break
             if not any(c.kind is card.kind for c in p.judge):
-                self.take_out(card)
-                p.judge.append(card)
+                self.place(card, "judge", p)
                 self.log(f"{card.label()}移至{p.label()}的判定區")
                 return
         if zone != "judge":
-            self.take_out(card)
-            holder.judge.append(card)
+            self.place(card, "judge", holder)
             self.log(f"{card.label()}留在{holder.label()}的判定區")
 
     # ------------------------------------------------------------ asking for a card
@@ -932,8 +958,7 @@ class Game:
 
     def resolve_delayed(self, player: Player, card: Card) -> None:
         self.log(f"{player.label()}判定區的{card.label()}開始判定")
-        self.take_out(card)
-        self.processing.append(card)
+        self.place(card, "processing")
         use = Use(UsedCard.of(card), player, [player], "delayed")
         self.use_stack.append(use)
         previous, self.judged_player = self.judged_player, player
@@ -1001,6 +1026,13 @@ class Game:
         excess = len(player.hand) - limit
         if excess > 0:
             self.discard_cards(player, excess, "hand")
+
+
+FROM_DECK: tuple[str, None] = ("deck", None)
+
+
+def where(zone: str, owner: Player | None) -> str:
+    return (f"{owner.label()}的" if owner is not None else "") + zone_zh(zone)
 
 
 def zone_zh(zone: str) -> str:
