@@ -35,6 +35,7 @@ from .view import SeatView
 from .windows import WINDOW_BY_ID
 
 MAX_ACTIONS_PER_PHASE = 300
+END_PLAY = "結束出牌"  # the play-phase option that ends the phase
 MAX_DEPTH = 60
 # Equipment is used in the play phase on oneself (seed 000 裝備牌): a rule of the game, not of
 # any card's text, so a card that says nothing about its use still has this mode.
@@ -84,6 +85,9 @@ class Game:
     def ask(self, player: Player, kind: str, prompt: str, options: list[Option]) -> Option:
         """Put one question to a player's agent; the answer is one of the options."""
         if len(options) == 1 and kind != "invoke":
+            forced = getattr(self.agents[player.seat], "forced", None)
+            if forced is not None:  # an agent may want to see the choices made for it
+                forced(Request(player.seat, kind, prompt, tuple(options)))
             if self.tracing:
                 self.lines.append(f"  〔唯一選項〕{player.label()}：{prompt} → {options[0].label}")
             return options[0]
@@ -911,16 +915,20 @@ class Game:
         return True
 
     # ------------------------------------------------------------ the turn
-    def play_turn(self, player: Player) -> None:
+    def play_turn(self, player: Player, start: str | None = None) -> None:
+        """A whole turn; with `start`, the turn is taken up at that phase (rulings set a
+        table mid-turn): the turn windows before it are not opened again."""
         self.current = player
         self.turns += 1
         self.log(f"—— 第{self.turns}回合：{player.label()} ——")
         turn = Phase("turn", player)
-        player.skipped = set()
+        if start is None:
+            player.skipped = set()
         try:
-            self.open_window("turn_before", {"turn": turn})
-            self.open_window("turn_start", {"turn": turn})
-            for phase in PHASES:
+            if start is None:
+                self.open_window("turn_before", {"turn": turn})
+                self.open_window("turn_start", {"turn": turn})
+            for phase in PHASES[PHASES.index(start or PHASES[0]):]:
                 if not player.alive:
                     break
                 if phase in player.skipped:
@@ -982,7 +990,7 @@ class Game:
             if not player.alive or "play" in player.skipped:
                 return
             options = self.play_options(player)
-            options.append(Option("結束出牌", None))
+            options.append(Option(END_PLAY, None))
             choice = self.ask(player, "play", "出牌階段：選擇要使用的牌", options).value
             if choice is None:
                 return

@@ -26,24 +26,31 @@ _TERMINAL_WORDS = {
 }
 
 
-@functools.lru_cache(maxsize=1)
-def parser() -> lark.Lark:
-    grammar = (data_dir("grammar") / "sgs.lark").read_text(encoding="utf-8")
+@functools.lru_cache(maxsize=4)
+def parser(grammar_file: str = "sgs.lark") -> lark.Lark:
+    grammar = (data_dir("grammar") / grammar_file).read_text(encoding="utf-8")
     return lark.Lark(grammar, parser="lalr", strict=True, propagate_positions=True, maybe_placeholders=True)
 
 
-def parse(text: str, path: str = "<text>") -> ast.Module:
-    """Parse one file; raise SgsError with a located, readable message on bad syntax."""
-    # lines as the lexer counts them: only '\n' ends a line (not '\f', '\v' or U+2028)
+def source_lines(text: str) -> tuple[str, ...]:
+    """Lines as the lexer counts them: only '\\n' ends a line (not '\\f', '\\v' or U+2028)."""
     lines = tuple(line.removesuffix("\r") for line in text.split("\n"))
-    if text.endswith("\n"):
-        lines = lines[:-1]
+    return lines[:-1] if text.endswith("\n") else lines
+
+
+def parse_tree(text: str, path: str, grammar_file: str = "sgs.lark") -> lark.Tree:
+    """The parse tree of a text in one of the grammars; SgsError on bad syntax."""
     try:
-        tree = parser().parse(text)
+        return parser(grammar_file).parse(text)
     except lark.exceptions.UnexpectedInput as error:
-        raise SgsError([_syntax_diagnostic(error, path, lines)]) from None
+        raise SgsError([_syntax_diagnostic(error, path, source_lines(text))]) from None
+
+
+def parse(text: str, path: str = "<text>") -> ast.Module:
+    """Parse one .sgs file; raise SgsError with a located, readable message on bad syntax."""
+    tree = parse_tree(text, path)
     definitions = _ToAst(path).transform(tree)
-    return ast.Module(path=path, definitions=tuple(definitions), lines=lines)
+    return ast.Module(path=path, definitions=tuple(definitions), lines=source_lines(text))
 
 
 def _syntax_diagnostic(error: lark.exceptions.UnexpectedInput, path: str, lines: tuple[str, ...]) -> Diagnostic:
