@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import attrs
 
+from ..engine.model import RANK_FACE, SUIT_ZH
 from ..syntax.diagnostics import Span
 
 
@@ -15,7 +16,7 @@ class CardRef:
     span: Span
 
     def text(self) -> str:
-        return f"{self.name} {self.suit}{self.rank}"
+        return f"{self.name} {SUIT_ZH[self.suit]}{RANK_FACE.get(self.rank, str(self.rank))}"
 
 
 @attrs.frozen

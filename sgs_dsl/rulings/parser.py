@@ -9,7 +9,7 @@ from typing import Any
 from lark import Token, Tree
 
 from ..compiler.library import RANKS, load_library
-from ..engine.model import PHASE_ZH, PHASES
+from ..engine.model import PHASE_ZH, PHASES, RANK_FACE, SUIT_ZH
 from ..syntax.diagnostics import Diagnostic, SgsError, Span, did_you_mean
 from ..syntax.names import normalize
 from ..syntax.parser import SUITS, parse_tree, source_lines
@@ -188,8 +188,9 @@ class _Reader:
         for c in named:
             key = (c.name, c.suit, c.rank)
             if available.get(key, 0) <= 0:
-                have = sorted(f"{s.name} {'♠♥♣♦'[('spade', 'heart', 'club', 'diamond').index(s.suit)]}{s.rank}"
-                              for s in self.library.deck_cards(ruleset) if s.name == c.name)
+                have = [f"{s.name} {SUIT_ZH[s.suit]}{RANK_FACE.get(s.rank, str(s.rank))}"
+                        for s in sorted(self.library.deck_cards(ruleset), key=lambda s: (s.suit, s.rank))
+                        if s.name == c.name]
                 what = "is named twice" if key in available else f"is not in the '{ruleset}' deck"
                 self.error(c.span, f"{c.text()} {what}", "that deck has: " + ", ".join(have[:12]) if have else "")
             else:

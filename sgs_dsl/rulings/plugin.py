@@ -120,8 +120,11 @@ class RulingFile(pytest.File):
         from sgs_dsl.rulings.parser import load_rulings
         from sgs_dsl.syntax.diagnostics import SgsError
 
+        library = _library(self.config)
         try:
-            rulings = load_rulings(self.path)
+            rulings = load_rulings(_shown_path(self.path), library) if library is not None else load_rulings(
+                _shown_path(self.path)
+            )
         except SgsError as error:
             yield RulingLoadError.from_parent(self, name=LOAD_ERROR_ITEM, error=error)
             return
@@ -164,27 +167,35 @@ class RulingItem(_RulingNode):
             _keep_snapshots(self, [self.name])
             raise
         failures = [str(f) for f in result.failures]
+        if failures:
+            # The trace of a ruling that does not hold is not compared nor written: the
+            # stored one stays until the ruling holds again.
+            _keep_snapshots(self, [self.name])
+            raise RulingFailure(self._message(failures, None, result.trace))
         diff = _compare_with_snapshot(self, result.trace)
-        if not failures and diff is None:
-            return
-        raise RulingFailure(self._message(failures, diff, result.trace))
+        if diff is not None:
+            raise RulingFailure(self._message([], diff, result.trace))
 
     def _message(self, failures: list[str], diff: list[str] | None, trace: Iterable[str]) -> str:
         ruling = self.ruling
-        out = [f"ruling {ruling.title!r} ({self._where(int(getattr(ruling, 'line', 0)))})"]
+        if failures:
+            count = f"{len(failures)} failure{'s' if len(failures) != 1 else ''}"
+            out = [f"{count}: {_indent_tail(failures[0], '  ')}" if len(failures) == 1 else f"{count}:"]
+        else:
+            out = [diff[0] if diff else "the trace differs from its snapshot"]
+        out.append(f"ruling: {ruling.title} ({self._where(int(getattr(ruling, 'line', 0)))})")
         source = getattr(ruling, "source", "")
         if source:
             out.append(f"source: {source}")
+        if len(failures) > 1:
+            out.append("")
+            out.extend(f"  - {_indent_tail(f, '    ')}" for f in failures)
+        if diff:
+            out.append("")
+            out.extend(diff[1:])
         if failures:
             out.append("")
-            out.append(f"{len(failures)} failure{'s' if len(failures) != 1 else ''}:")
-            out.extend(f"  - {_indent_tail(f, '    ')}" for f in failures)
-        if diff is not None:
-            out.append("")
-            out.extend(diff)
-        elif failures:
-            out.append("")
-            out.append("trace:")
+            out.append("trace (not compared with the snapshot while the ruling fails):")
             out.extend(f"  {line}" for line in trace)
         return "\n".join(out)
 
@@ -209,6 +220,14 @@ class RulingLoadError(_RulingNode):
 
 def _indent_tail(text: str, indent: str) -> str:
     return text.replace("\n", "\n" + indent)
+
+
+def _shown_path(path: Path) -> Path:
+    """The path as diagnostics show it: relative to the current folder when inside it."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -288,7 +307,7 @@ def _compare_with_snapshot(item: pytest.Item, trace: Iterable[str]) -> list[str]
         return head + ["", "trace:", *(f"  {line}" for line in str(result.asserted_data).split("\n"))]
     body = [line for line in diff if line.strip()] if diff else []
     return [
-        f"the trace differs from its snapshot in {where}:",
+        f"the trace differs from its snapshot ({where})",
         f"  {legend}",
         *(f"  {line}" for line in body),
         "run pytest --snapshot-update to accept the new trace",

@@ -54,6 +54,8 @@ def extension_class() -> type:
     class RulingTraceExtension(AmberSnapshotExtension):
         """Amber files, with the trace text stored as it is (no repr, no quotes)."""
 
+        _context_line_count = 3  # unchanged trace lines shown around a change in a diff
+
         def serialize(self, data: Any, **kwargs: Any) -> str:
             return trace_text(data)
 
