@@ -194,6 +194,7 @@ def main() -> None:
       sgs run --seed 3                 play one game and print its log
       sgs simulate -p 8 -g 1000 -j 4   win rates by role over many games
       sgs cards --json                 the deck of a ruleset as JSON
+      sgs ruling my.ruling             run rulings and print their traces
     """
 
 
@@ -388,6 +389,67 @@ def rulesets(as_json: bool, extra: tuple[Path, ...]) -> None:
         ["*" if r.name == library.default_ruleset else "", r.name, r.mode, ", ".join(r.decks), r.title] for r in items
     ]
     click.echo(format_table(["", "name", "mode", "decks", "title"], rows))
+
+
+# --- rulings -------------------------------------------------------------------------------------
+
+
+def ruling_report(ruling: Any, result: Any) -> list[str]:
+    """What `sgs ruling` prints for one ruling: title, source, trace and result."""
+    out = [f"== {ruling.title} ==", f"source: {ruling.source}" if ruling.source else "source: (none)", ""]
+    out.extend(f"  {line}" for line in result.trace)
+    if result.trace:
+        out.append("")
+    if result.failures:
+        out.append(f"FAIL: {len(result.failures)} failure{'s' if len(result.failures) != 1 else ''}")
+        out.extend("  - " + str(f).replace("\n", "\n    ") for f in result.failures)
+    else:
+        out.append("PASS")
+    return out
+
+
+@main.command(short_help="Run the rulings of a file; print their traces, PASS or FAIL.")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--name", "-n", "title", default=None, metavar="TITLE", help="Run only the ruling with this title.")
+@library_option
+def ruling(file: Path, title: str | None, extra: tuple[Path, ...]) -> None:
+    """Run the rulings of a .ruling FILE; print each one's trace and whether it holds.
+
+    \b
+    Exit status: 0 when every ruling holds, 1 when one fails or the file does not
+    load, 2 for an unknown --name. The trace is not compared with a snapshot here:
+    pytest does that (pytest FILE, pytest --snapshot-update).
+    """
+    from sgs_dsl.rulings.parser import load_rulings
+    from sgs_dsl.rulings.runner import run_ruling
+
+    library = _load_library(extra) if extra else None
+    rulings = load_rulings(file, library)
+    if title is not None:
+        chosen = [r for r in rulings if r.title == title]
+        if not chosen:
+            from sgs_dsl.syntax.diagnostics import did_you_mean
+
+            titles = [r.title for r in rulings]
+            hint = did_you_mean(title, titles)
+            msg = f"no ruling titled '{title}' in {file}" + (f"; {hint}" if hint else "")
+            msg += f" Rulings in the file: {', '.join(titles)}." if titles else " The file has no rulings."
+            raise click.BadParameter(msg, param_hint="'--name'")
+        rulings = chosen
+    failed = 0
+    for i, r in enumerate(rulings):
+        result = run_ruling(r, library)
+        if i:
+            click.echo("")
+        for line in ruling_report(r, result):
+            click.echo(line)
+        failed += bool(result.failures)
+    if len(rulings) != 1 or title is None:
+        click.echo("")
+        passed = len(rulings) - failed
+        click.echo(f"{passed} passed, {failed} failed" if rulings else f"no rulings in {file}")
+    if failed:
+        sys.exit(1)
 
 
 # --- windows ------------------------------------------------------------------------------------

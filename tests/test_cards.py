@@ -926,7 +926,7 @@ def test_shandian_strikes_on_spade_two_to_nine():
     g = four([], [], [], [], extra={0: dict(judge=["閃電 ♠A"])}, deck_top=["殺 ♠9"])
     g.run_phase(g.players[0], "judge")
     assert g.players[0].hp == 1
-    assert "1號位無將(男)造成3點雷電傷害（體力1/4）" in g.lines
+    assert "1號位無將(男)受到3點雷電傷害（體力1/4）" in g.lines
     assert set(specs(g.discard_pile)) == {"閃電 ♠A", "殺 ♠9"}
     finish(g)
 

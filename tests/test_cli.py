@@ -41,7 +41,7 @@ def _library():
 def test_help_lists_every_command():
     result = invoke("--help")
     assert result.exit_code == 0
-    for command in ("check", "run", "simulate", "cards", "rulesets", "windows"):
+    for command in ("check", "run", "simulate", "cards", "rulesets", "windows", "ruling"):
         assert command in result.output
 
 

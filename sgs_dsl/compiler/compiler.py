@@ -97,7 +97,7 @@ class Compiler:
                     uses.append(mode)
             elif isinstance(m, ast.ChooseClause):
                 rule = self.target_spec(m.target, {"user": "player", "it": "player", "card": "card", "target": "player"})
-                choose.append((m.var.text, rule))
+                choose.append((m.var.text, rule, m.title))
             elif isinstance(m, ast.Block):
                 if m.name.text not in schema.BLOCKS:
                     self.error(m.name.span, f"unknown block '{m.name.text}' in a card",

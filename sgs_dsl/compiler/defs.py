@@ -90,7 +90,7 @@ class CardKind:
     uses: tuple[UseMode, ...] = ()
     limit: int | None = None
     distance: int | None = None
-    choose: tuple[tuple[str, TargetRule], ...] = ()
+    choose: tuple[tuple[str, TargetRule, str], ...] = ()  # variable, rule, title
     blocks: dict[str, Fn] = attrs.field(factory=dict)
     skill: Skill | None = None
 

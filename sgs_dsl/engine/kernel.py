@@ -220,7 +220,9 @@ class Game:
         one player, hero skills before equipment, in the order the player chooses, each once."""
         self.windows_opened += 1
         if self.tracing:
-            self.lines.append(f"  〔時機〕{WINDOW_BY_ID[window].zh}")
+            phase = variables.get("phase")
+            named = PHASE_ZH.get(phase.name, "") if phase is not None else ""
+            self.lines.append(f"  〔時機〕{named}{WINDOW_BY_ID[window].zh}")
         entries = self.listeners().get(window)
         if not entries:
             return
@@ -342,6 +344,8 @@ class Game:
         if not self.deck:
             if not self.discard_pile:
                 raise GameOver("draw", "牌堆與棄牌堆皆無牌，平局")
+            if self.tracing:
+                self.lines.append(f"  〔移動〕棄牌堆的{len(self.discard_pile)}張牌 → 牌堆（洗混）")
             self.deck = self.discard_pile
             self.discard_pile = []
             self.rng.shuffle(self.deck)
@@ -464,8 +468,8 @@ class Game:
             self.log(f"對{target.label()}的傷害被防止")
             return
         target.hp -= d.amount
-        by = f"{source.label()}對" if source else ""
-        self.log(f"{by}{target.label()}造成{d.amount}點{NATURE_ZH[d.nature]}傷害（體力{target.hp}/{target.max_hp}）")
+        dealt = f"{source.label()}對{target.label()}造成" if source else f"{target.label()}受到"
+        self.log(f"{dealt}{d.amount}點{NATURE_ZH[d.nature]}傷害（體力{target.hp}/{target.max_hp}）")
         if target.hp <= 0:
             self.enter_dying(target, d)
         if source is not None and source.alive:
@@ -725,7 +729,8 @@ class Game:
         use = Use(card, user, list(targets), context, responded)
         use.vars.update(extra)
         to_whom = "、".join(t.label() for t in targets)
-        named = "".join(f"，{var}：{p.label()}" for var, p in extra.items() if isinstance(p, Player))
+        titles = {var: title for var, _, title in kind.choose}
+        named = "".join(f"，{titles.get(var, var)}：{p.label()}" for var, p in extra.items() if isinstance(p, Player))
         self.log(f"{user.label()}使用{card.label()}" + (f"，目標：{to_whom}" if to_whom else "") + named)
         if context == "play":
             user.used[kind.name] = user.used.get(kind.name, 0) + 1
@@ -758,7 +763,7 @@ class Game:
                 self.open_window(window, {**base, "target": t})
         if use.responded is None and not use.targets:
             return
-        if kind.choose and not all(var in use.vars for var, _ in kind.choose):
+        if kind.choose and not all(var in use.vars for var, _, _ in kind.choose):
             chosen = self.choose_extra(use.user, use.card, use.targets)
             if chosen is None:
                 return
@@ -788,13 +793,14 @@ class Game:
         if key in use.invalid:
             self.log(f"{use.card.label()}對{target.label() if target else ''}無效")
             return
+        # 生效前: its triggers, then the responses (the card's `respond` block, then the
+        # cards that counter it, polled in seat order)
+        self.open_window("before_effect", variables)
         respond = kind.blocks.get("respond")
-        if respond is not None:
+        if respond is not None and key not in use.cancelled:
             self.run_block(respond, ctx)
         if key not in use.cancelled:
             self.poll_counters(use)
-        if key not in use.cancelled:
-            self.open_window("before_effect", variables)
         if key in use.cancelled:
             self.log(f"{use.card.label()}被抵消")
             self.open_window("cancelled", variables)
@@ -813,26 +819,33 @@ class Game:
 
     def poll_counters(self, use: Use) -> None:
         """Before a card takes effect, players in seat order may use a card that counters it
-        (a `use counter` card); one answer per level, which may itself be countered."""
-        relevant = [k for k in self.counter_kinds if k.mode("counter").counter(use.card)]
-        if not relevant:
+        (a `use counter` card), which may itself be countered. While the card still stands,
+        the asking goes round again, until a whole round passes with no counter."""
+        if not any(k.mode("counter").counter(use.card) for k in self.counter_kinds):
             return
+        key = use.key(use.current)
+        while key not in use.cancelled:
+            if not self._counter_round(use):
+                return
+
+    def _counter_round(self, use: Use) -> bool:
+        """One round of asking in seat order; True when someone used a counter."""
+        target = f"對{use.current.label()}" if use.current else ""
         for p in self.seat_order():
-            options = []
-            for label, kind, subcards in self.castable(p, "counter"):
-                if kind.mode("counter").counter(use.card):
-                    options.append(Option(f"使用{label}", (kind, subcards)))
+            options = [Option(f"使用{label}", (kind, subcards))
+                       for label, kind, subcards in self.castable(p, "counter")
+                       if kind.mode("counter").counter(use.card)]
             if not options:
                 continue
-            target = use.current.label() if use.current else ""
             options.append(Option("不使用", None))
-            choice = self.ask(p, "counter", f"是否抵消{use.card.label()}對{target}的效果？", options).value
+            choice = self.ask(p, "counter", f"是否抵消{use.card.label()}{target}的效果？", options).value
             if choice is None:
                 continue
             kind, subcards = choice
             subcards = self.resolve_subcards(p, kind, subcards)
             self.use_card(p, self.make_card(kind, subcards), [], "counter", responded=use)
-            return
+            return True
+        return False
 
     def equip(self, user: Player, card: UsedCard) -> None:
         real = card.subcards[0]
@@ -1021,12 +1034,12 @@ class Game:
         """The players a card's `choose` clauses name, picked with the targets (選擇目標時).
         Their rule may name the card's target (e.g. "in the target's range")."""
         chosen: dict[str, Player] = {}
-        for var, rule in card.kind.choose:
+        for var, rule, title in card.kind.choose:
             candidates = [p for p in self.seat_order(user)
                           if targets and self.target_ok(user, rule, p, card, extra={"target": targets[0]})]
             if not candidates:
                 return None
-            chosen[var] = self.ask(user, "target", f"選擇{var}", [Option(p.label(), p) for p in candidates]).value
+            chosen[var] = self.ask(user, "target", f"選擇{title}", [Option(p.label(), p) for p in candidates]).value
         return chosen
 
     def _phase_discard(self, player: Player, info: Phase) -> None:

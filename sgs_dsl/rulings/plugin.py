@@ -120,11 +120,8 @@ class RulingFile(pytest.File):
         from sgs_dsl.rulings.parser import load_rulings
         from sgs_dsl.syntax.diagnostics import SgsError
 
-        library = _library(self.config)
-        try:
-            rulings = load_rulings(_shown_path(self.path), library) if library is not None else load_rulings(
-                _shown_path(self.path)
-            )
+        try:  # a bad file, or bad .sgs text in sgs_rulings_library
+            rulings = load_rulings(_shown_path(self.path), _library(self.config))
         except SgsError as error:
             yield RulingLoadError.from_parent(self, name=LOAD_ERROR_ITEM, error=error)
             return
@@ -180,7 +177,8 @@ class RulingItem(_RulingNode):
         ruling = self.ruling
         if failures:
             count = f"{len(failures)} failure{'s' if len(failures) != 1 else ''}"
-            out = [f"{count}: {_indent_tail(failures[0], '  ')}" if len(failures) == 1 else f"{count}:"]
+            first = _indent_tail(failures[0], "  ")
+            out = [f"{count}: {first}" if len(failures) == 1 else f"{count}, the first: {first}"]
         else:
             out = [diff[0] if diff else "the trace differs from its snapshot"]
         out.append(f"ruling: {ruling.title} ({self._where(int(getattr(ruling, 'line', 0)))})")

@@ -131,8 +131,13 @@ class Script:
         seat = request.seat + 1
         if self.queue and isinstance(self.queue[0], _Expected):
             expected = self.queue[0]
-            if expected.seat == seat and expected.forced_ok and self._match(request, expected) is not None:
-                self.queue.pop(0)
+            if expected.seat == seat and expected.forced_ok and expected.kind == request.kind:
+                if self._match(request, expected) is not None:
+                    self.queue.pop(0)
+                elif expected.kind == "target":
+                    raise ScriptFailure(f"'{expected.label}' is not a legal answer for seat {seat} to "
+                                        f"'{request.prompt}': the only candidate is {request.options[0].label} "
+                                        f"{_where(expected.step)}")
 
     @staticmethod
     def _match(request: Request, expected: _Expected) -> int | None:

@@ -208,6 +208,7 @@ class UseClause:
 @frozen
 class ChooseClause:
     var: Name
+    title: str  # how the chosen player is called in questions and the log
     target: TargetSpec
     span: Span
 

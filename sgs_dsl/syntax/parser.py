@@ -302,8 +302,8 @@ class _ToAst(Transformer):
         return ast.UseClause(self._name(context), target, self._s(meta))
 
     def choose_clause(self, meta, c):
-        var, target = c
-        return ast.ChooseClause(self._name(var), target, self._s(meta))
+        var, title, target = c
+        return ast.ChooseClause(self._name(var), _text(title) or str(var), target, self._s(meta))
 
     def target_spec(self, meta, c):
         first, second, cond = c
