@@ -285,6 +285,9 @@ def run(ruleset: str | None, players: int, seed: int | None, max_turns: int, ext
 @max_turns_option
 @library_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar (there is none when stderr is not a terminal).")
+@click.option(
+    "--skill-stats", is_flag=True, help="Also count how often each hero skill of the ruleset fired (and which never did)."
+)
 def simulate(
     ruleset: str | None,
     players: int,
@@ -295,6 +298,7 @@ def simulate(
     max_turns: int,
     extra: tuple[Path, ...],
     quiet: bool,
+    skill_stats: bool,
 ) -> None:
     """Play many games with random agents; print win rates by role and game statistics."""
     from sgs_dsl.sim.batch import run_batch
@@ -328,8 +332,17 @@ def simulate(
     report = summarize(
         batch.records, ruleset=name, players=players, seed=seed, max_turns=max_turns, elapsed_s=batch.elapsed_s
     )
+    if skill_stats:
+        from sgs_dsl.catalog import heroes_of
+        from sgs_dsl.sim.stats import format_skill_stats
+        from sgs_dsl.sim.stats import skill_stats as count_skills
+
+        names = list(dict.fromkeys(s.name for h in heroes_of(library, name) for s in h.skills))
+        report["skill_stats"] = count_skills(batch.records, names)
     text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
     summary = format_summary(report)
+    if skill_stats:
+        summary += "\n" + format_skill_stats(report["skill_stats"])
     if json_path is not None and str(json_path) == "-":
         click.echo(summary, err=True)
         click.echo(text, nl=False)
@@ -389,6 +402,61 @@ def rulesets(as_json: bool, extra: tuple[Path, ...]) -> None:
         ["*" if r.name == library.default_ruleset else "", r.name, r.mode, ", ".join(r.decks), r.title] for r in items
     ]
     click.echo(format_table(["", "name", "mode", "decks", "title"], rows))
+
+
+@main.command()
+@click.option("--ruleset", "-r", default=None, metavar="NAME", help="Only the heroes of this ruleset (default: all).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of heroes with their skills.")
+@library_option
+def heroes(ruleset: str | None, as_json: bool, extra: tuple[Path, ...]) -> None:
+    """List heroes: kingdom, gender, hp and skills (* marks a lord candidate)."""
+    import json
+
+    from sgs_dsl.catalog import HERO_HEADERS, hero_row, hero_table_rows, heroes_of, lord_names
+
+    library = _load_library(extra)
+    name = resolve_ruleset(library, ruleset) if ruleset is not None else None
+    lords = lord_names(library, name)
+    rows = [hero_row(h, lords) for h in heroes_of(library, name)]
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    click.echo(format_table(HERO_HEADERS, hero_table_rows(rows)))
+    where = f"ruleset {name}" if name is not None else "the library"
+    click.echo(f"{len(rows)} heroes in {where}" + (" (* lord candidate)" if lords else ""))
+
+
+@main.command()
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@library_option
+def explain(name: str, as_json: bool, extra: tuple[Path, ...]) -> None:
+    """Explain a skill, card or hero by NAME (either script, or its pinyin id): its text,
+    where it is defined, its tags, the windows it listens on, its modifiers and view-as.
+
+    \b
+    Exit status: 0 when NAME is found, 2 when it is not.
+    """
+    import json
+
+    from sgs_dsl.catalog import explain as explain_one
+    from sgs_dsl.catalog import lookup, render, suggestion
+
+    library = _load_library(extra)
+    found = lookup(library, name)
+    if not found:
+        hint = suggestion(library, name)
+        click.echo(f"error: no skill, card or hero named '{name}'" + (f"; {hint}" if hint else ""), err=True)
+        sys.exit(2)
+    infos = [explain_one(library, f) for f in found]
+    if as_json:
+        click.echo(json.dumps(infos if len(infos) > 1 else infos[0], ensure_ascii=False, indent=2))
+        return
+    for i, info in enumerate(infos):
+        if i:
+            click.echo("")
+        for line in render(info):
+            click.echo(line)
 
 
 # --- rulings -------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Any
 import attrs
 
 from .agents.random_agent import RandomAgent
+from .engine.decisions import Option
 from .engine.invariants import check_invariants
 from .engine.kernel import Game
 from .engine.model import Card, GameOver, Player, RulesError
@@ -16,6 +17,9 @@ from .modes.identity import IdentityMode, deal_roles, lord_bonus
 
 BLANK_HP = 4
 DEFAULT_MAX_TURNS = 600
+HERO_CHOICES = 3  # heroes dealt to each seat but the lord (seed 000 §2)
+HERO_CHOICES_AT_TEN = 2  # at 10 players
+LORD_EXTRA_CHOICES = 2  # random heroes the lord gets besides the ruleset's lords
 
 
 @attrs.define
@@ -30,6 +34,7 @@ class GameResult:
     capped: bool = False
     reason: str = ""
     fired: dict[str, int] = attrs.field(factory=dict)
+    heroes: tuple[str, ...] = ()  # the hero of each seat; empty when the ruleset has no heroes
 
 
 def build_deck(library: Any, ruleset: str) -> list[Card]:
@@ -41,15 +46,26 @@ def build_deck(library: Any, ruleset: str) -> list[Card]:
     return cards
 
 
+def ruleset_heroes(library: Any, ruleset: str) -> list[Any]:
+    """The heroes of a ruleset's hero packages, in library order."""
+    packages = library.ruleset(ruleset).heroes
+    return [h for h in library.heroes.values() if h.package in packages]
+
+
 def setup(library: Any, ruleset: str, players: int, seed: int, agents: list[Any] | None = None,
           log: bool = False) -> Game:
-    """A table ready to play: roles dealt, heroes seated, deck shuffled, 4 cards each."""
+    """A table ready to play: roles dealt, heroes chosen (or blank heroes seated), deck
+    shuffled, 4 cards each."""
     if not 2 <= players <= 10:
         raise ValueError("identity mode seats 2 to 10 players")
+    rules = library.ruleset(ruleset)
     rng = random.Random(seed)
     roles = deal_roles(players, rng)
     seats = []
     for i, role in enumerate(roles):
+        if rules.heroes:  # a seat without a hero until the heroes are chosen
+            seats.append(Player(i, "", "", 0, 0, role))
+            continue
         hp = BLANK_HP + (lord_bonus(players) if role == "lord" else 0)
         gender = rng.choice(("male", "female"))
         seats.append(Player(i, "無將" + ("(男)" if gender == "male" else "(女)"), gender, hp, hp, role))
@@ -57,10 +73,58 @@ def setup(library: Any, ruleset: str, players: int, seed: int, agents: list[Any]
     rng.shuffle(deck)
     agents = agents or [RandomAgent(rng.randrange(2**32)) for _ in range(players)]
     game = Game(library, seats, deck, agents, IdentityMode(), rng.randrange(2**32), log)
+    if rules.heroes:
+        choose_heroes(game, rules.lords, ruleset_heroes(library, ruleset), rng)
     game.log(f"身份局 {players}人：主公是{seats[0].label()}（體力上限{seats[0].max_hp}）")
     for p in seats:
         game.draw(p, 4)
     return game
+
+
+def choose_heroes(game: Game, lords: tuple[str, ...], pool: list[Any], rng: random.Random) -> None:
+    """Hero selection (seed 000 §2): the lord chooses from the ruleset's lords and 2 random
+    others, and shows the choice; the remaining heroes are shuffled and every other seat is
+    dealt 3 (2 at 10 players) and chooses one; those choices are revealed together. No hero
+    is dealt twice. Max hp is the hero's, the lord's +1 from 5 players up (§3)."""
+    players = game.players
+    lord = next(p for p in players if p.role == "lord")
+    others = [p for p in players if p is not lord]
+    lord_heroes = [h for name in lords for h in pool if h.name == name]
+    rest = [h for h in pool if h.name not in lords]
+    rng.shuffle(rest)
+    options = lord_heroes + rest[:LORD_EXTRA_CHOICES]
+    if not options:
+        raise ValueError("the ruleset's hero packages have no heroes")
+    chosen = game.ask(lord, "hero", "選擇武將（主公）", [Option(h.name, h) for h in options]).value
+    _seat_hero(game, lord, chosen, lord_bonus(len(players)))
+    game.log(f"{lord.seat + 1}號位主公選擇了{chosen.name}（候選：{'、'.join(h.name for h in options)}）")
+    rest = [h for h in pool if h is not chosen]
+    rng.shuffle(rest)
+    per_seat = HERO_CHOICES_AT_TEN if len(players) == 10 else HERO_CHOICES
+    if others and len(rest) < per_seat * len(others):  # a small hero package: deal what there is
+        per_seat = len(rest) // len(others)
+        if per_seat == 0:
+            raise ValueError(f"{len(pool)} heroes are too few for {len(players)} players")
+    dealt = {p.seat: rest[i * per_seat:(i + 1) * per_seat] for i, p in enumerate(others)}
+    # every seat chooses before any choice is shown: the seats keep no hero until all have chosen
+    picks = [(p, game.ask(p, "hero", "選擇武將", [Option(h.name, h) for h in dealt[p.seat]]).value) for p in others]
+    for p, hero in picks:
+        _seat_hero(game, p, hero, 0)
+        game.log(f"{p.seat + 1}號位選擇了{hero.name}（候選：{'、'.join(h.name for h in dealt[p.seat])}）")
+    game.changed_skills()
+
+
+def _seat_hero(game: Game, p: Player, hero: Any, bonus: int) -> None:
+    p.name, p.gender, p.kingdom = hero.name, hero.gender, hero.kingdom
+    p.max_hp = p.hp = hero.hp + bonus
+    p.skills = tuple(hero.skills)
+
+
+def hero_names(game: Game) -> tuple[str, ...]:
+    """The hero of each seat, or () for a table of blank heroes."""
+    heroes = game.library.heroes
+    names = tuple(p.name for p in game.players)
+    return names if all(n in heroes for n in names) else ()
 
 
 def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> GameResult:
@@ -91,7 +155,8 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
         violations.extend(check_invariants(game, total))
     game.log(reason or (error or "").splitlines()[-1:][0] if (reason or error) else "")
     return GameResult(winner, game.turns, game.lines, game.windows_opened,
-                      tuple(p.role for p in game.players), error, violations, capped, reason, dict(game.fired))
+                      tuple(p.role for p in game.players), error, violations, capped, reason, dict(game.fired),
+                      hero_names(game))
 
 
 def play_game(library: Any, ruleset: str, players: int, seed: int, *, log: bool = False,

@@ -257,11 +257,11 @@ CASES = [
      "hero 測將 cejiang {\n  hp four;\n}\n",
      2, 6, "'hp' needs a number", "hp 4;", "four"),
     ("hero with an unknown skill",
-     "skill 奸雄 jianxiong {\n  on damaged { draw(you, 1); }\n}\nhero 曹操 caocao {\n  skills 姦雄;\n}\n",
-     5, 10, "unknown skill '姦雄'", "did you mean '奸雄'?", "姦雄"),
+     "skill 奸計 jianji {\n  on damaged { draw(you, 1); }\n}\nhero 測將 cejiang {\n  skills 姦計;\n}\n",
+     5, 10, "unknown skill '姦計'", "did you mean '奸計'?", "姦計"),
     ("hero with a misspelt skill id",
-     "skill 奸雄 jianxiong {\n  on damaged { draw(you, 1); }\n}\nhero 曹操 caocao {\n  skills jianxoing;\n}\n",
-     5, 10, "unknown skill 'jianxoing'", "did you mean 'jianxiong'?", "jianxoing"),
+     "skill 奸計 jianji {\n  on damaged { draw(you, 1); }\n}\nhero 測將 cejiang {\n  skills jainji;\n}\n",
+     5, 10, "unknown skill 'jainji'", "did you mean 'jianji'?", "jainji"),
     # ---- decks
     ("rank 14 in a deck",
      "deck mine {\n  殺 ♠7 ♠14;\n}\n",
@@ -444,13 +444,13 @@ def test_sgs_check_exits_non_zero_on_a_bad_file(tmp_path):
 
 STANDARD = (CARDS / "standard.sgs").read_text(encoding="utf-8")
 DESIGNER_FILE = """\
-skill 奸雄 jianxiong "當你受到傷害後，你可以獲得對你造成傷害的牌。" {
+skill 奸計 jianji "當你受到傷害後，你可以獲得對你造成傷害的牌。" {
   on damaged optional when damage.target == you and damage.card != none {
     gain(you, damage.card);
   }
 }
-skill 咆哮 paoxiao locked { modify limit(殺) = unlimited; }
-skill 武聖 wusheng { view_as 殺 from 1 red in hand_equip; }
+skill 連殺 liansha locked { modify limit(殺) = unlimited; }
+skill 紅殺 hongsha { view_as 殺 from 1 red in hand_equip; }
 skill 測數 ceshu {
   on draw_phase when phase.player == you { set phase.count += 1; }
   on phase_start when phase.name == "play" {
@@ -460,8 +460,8 @@ skill 測數 ceshu {
     loop { draw(you, 1 / 1); break; }
   }
 }
-hero 曹操 caocao { kingdom 魏; gender male; hp 4; skills 奸雄; }
-hero 張飛 zhangfei { kingdom 蜀; gender male; hp 4; skills 咆哮, 測數; }
+hero 測將 cejiang { kingdom 魏; gender male; hp 4; skills 奸計; }
+hero 測將二 cejianger { kingdom 蜀; gender male; hp 4; skills 連殺, 紅殺, 測數; }
 deck mine "測試" {
   殺 ♠7 ♥A ♦10 ♣K;
   閃 ♥2;

@@ -82,7 +82,7 @@ def test_the_trace_is_deterministic():
     ('ruling "x" { source "s"; seat 1 lord hand [殺 ♠7, 殺 ♠7]; seat 2 rebel; phase 1 play; }',
      (1, 50), "殺 ♠7 is named twice"),
     ('ruling "x" { source "s"; seat 1 lord hand [殺 ♥2]; seat 2 rebel; phase 1 play; }',
-     (1, 44), "殺 ♥2 is not in the 'basic' deck"),
+     (1, 44), "殺 ♥2 is not in the 'standard' deck"),
     ('ruling "x" { source "s"; seat 1 lord hand [殺殺 ♠7]; seat 2 rebel; phase 1 play; }',
      (1, 44), "unknown card '殺殺'"),
     ('ruling "x" { source "s"; seat 1 lord; seat 2 rebl; phase 1 play; }', (1, 46), "unknown role 'rebl'"),

@@ -15,7 +15,18 @@ from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from ..syntax.names import normalize
 from . import schema
-from .defs import CardKind, Ctx, ModifierDef, Skill, TargetRule, TriggerDef, UseMode, ViewAsDef
+from .defs import (
+    ActiveDef,
+    CardKind,
+    Ctx,
+    ForbidDef,
+    ModifierDef,
+    Skill,
+    TargetRule,
+    TriggerDef,
+    UseMode,
+    ViewAsDef,
+)
 from .runtime import IMPLS
 
 BREAK = 1
@@ -192,7 +203,7 @@ class Compiler:
     # ------------------------------------------------------------ skills (hero skills and equipment)
     def skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members, span: Span) -> Skill:
         triggers: dict[str, list[TriggerDef]] = {}
-        modifiers, view_as = [], []
+        modifiers, view_as, actives, forbids = [], [], [], []
         for m in members:
             if isinstance(m, ast.Trigger):
                 t = self.trigger(m, name)
@@ -206,10 +217,44 @@ class Compiler:
                 va = self.view_as(m, name)
                 if va is not None:
                     view_as.append(va)
+            elif isinstance(m, ast.Active):
+                actives.append(self.active(m, name))
+            elif isinstance(m, ast.Forbid):
+                f = self.forbid(m)
+                if f is not None:
+                    forbids.append(f)
             else:
-                self.error(m.span, "a skill holds triggers (`on`), modifiers (`modify`) and `view_as` only")
+                self.error(m.span, "a skill holds triggers (`on`), modifiers (`modify`), `view_as`, "
+                           "`active` and `forbid` only")
+        modifiers = [attrs.evolve(m, skill=name) for m in modifiers]
+        forbids = [attrs.evolve(f, skill=name) for f in forbids]
         return Skill(name, ident, text, tags, {k: tuple(v) for k, v in triggers.items()}, tuple(modifiers),
-                     tuple(view_as), span)
+                     tuple(view_as), span, tuple(actives), tuple(forbids))
+
+    def active(self, m: ast.Active, skill: str) -> ActiveDef:
+        once = False
+        for tag in m.tags:
+            if tag.text == "once":
+                once = True
+            else:
+                self.error(tag.span, f"unknown active flag '{tag.text}'",
+                           did_you_mean(tag.text, ["once"]) or "the flag is `once` (once per play phase)")
+        scope = Scope({"you": "player"})
+        cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
+        self.defined = _definitions(m.body)
+        body = self.block(m.body, scope)
+        self.defined = {}
+        return ActiveDef(skill, once, cond, body)
+
+    def forbid(self, m: ast.Forbid) -> ForbidDef | None:
+        kinds = ("target", "use")
+        if m.kind.text not in kinds:
+            self.error(m.kind.span, f"unknown forbid '{m.kind.text}'",
+                       did_you_mean(m.kind.text, kinds) or "forbid target(...) or forbid use(...)")
+            return None
+        scope = Scope({"you": "player", "user": "player", "card": "card"})
+        cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
+        return ForbidDef(m.kind.text, self.pattern(m.pattern), cond)
 
     def trigger(self, m: ast.Trigger, skill: str) -> TriggerDef | None:
         window = WINDOW_NAMES.get(m.window.text) or WINDOW_NAMES.get(normalize(m.window.text))
@@ -218,20 +263,25 @@ class Compiler:
             self.error(m.window.span, f"unknown window '{m.window.text}'",
                        did_you_mean(m.window.text, known) or "see `sgs windows` for the list")
             return None
-        optional = False
+        optional = each_point = False
+        flags = ["optional", "forced", "each_point"]
         for tag in m.tags:
             if tag.text == "optional":
                 optional = True
+            elif tag.text == "each_point":
+                each_point = True
             elif tag.text != "forced":
                 self.error(tag.span, f"unknown trigger flag '{tag.text}'",
-                           did_you_mean(tag.text, ["optional", "forced"]) or "flags: optional, forced")
+                           did_you_mean(tag.text, flags) or "flags: " + ", ".join(flags))
+        if each_point and WINDOW_BY_ID[window].payload != "damage":
+            self.error(m.window.span, "`each_point` repeats per point of damage: it needs a damage window")
         variables = {"you": "player", **schema.PAYLOAD_VARS[WINDOW_BY_ID[window].payload]}
         scope = Scope(variables)
         cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
         self.defined = _definitions(m.body)
         body = self.block(m.body, scope)
         self.defined = {}
-        return TriggerDef(window, optional, cond, body, skill, m.span)
+        return TriggerDef(window, optional, cond, body, skill, m.span, each_point)
 
     def modifier(self, m: ast.Modifier) -> ModifierDef | None:
         name = m.name.text
@@ -244,8 +294,9 @@ class Compiler:
             self.error(m.name.span, f"`{name}` modifies one kind of card: `modify {name}(CARD) ...` with a card name")
         scope = Scope({"you": "player", "user": "player", "card": "card"} if name == "targets" else {"you": "player"})
         if isinstance(m.value, ast.Var) and m.value.name == "unlimited":
-            if name != "limit" or m.op != "=":
-                self.error(m.value.span, "`unlimited` only fits `modify limit(...) = unlimited`")
+            if name not in ("limit", "trick_distance") or m.op != "=":
+                self.error(m.value.span, "`unlimited` only fits `modify limit(...) = unlimited` "
+                           "and `modify trick_distance = unlimited`")
             value = _const(None)
         else:
             value, t = self.expr(m.value, scope)
@@ -269,7 +320,8 @@ class Compiler:
                 modes = (m.mode.text,)
         if m.count < 1:
             self.error(m.span, "view_as needs at least one card")
-        return ViewAsDef(kind.name, m.count, self.pattern(m.pattern), zone, modes, skill)
+        cond = self.expr_bool(m.cond, Scope({"you": "player"})) if m.cond is not None else None
+        return ViewAsDef(kind.name, m.count, self.pattern(m.pattern), zone, modes, skill, cond)
 
     # ------------------------------------------------------------ patterns
     def pattern(self, p: ast.Pattern) -> Callable[[Any], bool]:
@@ -540,7 +592,29 @@ class Compiler:
             if e.negate:
                 return (lambda ctx: not matches(value(ctx))), "bool"
             return (lambda ctx: matches(value(ctx))), "bool"
+        if isinstance(e, ast.Filter):
+            return self.filter(e, scope)
         raise AssertionError(f"unknown expression {e!r}")
+
+    def filter(self, e: ast.Filter, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
+        items, t = self.expr(e.items, scope)
+        if t not in ("players", "cards", "any"):
+            self.error(e.items.span, f"`[x in LIST where ...]` needs players or cards, not {t}")
+        inner = scope.child()
+        inner.vars[e.var.text] = "player" if t == "players" else "card"
+        test = self.expr_bool(e.cond, inner)
+        var = e.var.text
+
+        def keep(ctx: Ctx) -> list:
+            saved = ctx.vars.get(var)
+            kept = []
+            for item in items(ctx) or ():
+                ctx.vars[var] = item
+                if test(ctx):
+                    kept.append(item)
+            ctx.vars[var] = saved
+            return kept
+        return keep, t
 
     def field(self, e: ast.Field, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
         obj, t = self.expr(e.obj, scope)

@@ -43,6 +43,7 @@ class TriggerDef:
     body: Fn
     skill: str
     span: Span
+    each_point: bool = False  # repeat once per point of the damage (遺計-like)
 
 
 @attrs.frozen(slots=True)
@@ -52,6 +53,7 @@ class ModifierDef:
     op: str  # = += -=
     value: Fn  # ctx -> int or None (unlimited)
     cond: Fn | None
+    skill: str = ""  # whose modifier: credited in statistics when it changes an outcome
 
 
 @attrs.frozen(slots=True)
@@ -62,6 +64,27 @@ class ViewAsDef:
     zone: str  # hand / hand_equip
     modes: tuple[str, ...]  # use / play
     skill: str
+    cond: Fn | None = None  # when the conversion is offered (ctx: you)
+
+
+@attrs.frozen(slots=True)
+class ActiveDef:
+    """A play-phase action: offered at free time while `cond` holds; `once` per play phase."""
+
+    skill: str
+    once: bool
+    cond: Fn | None
+    body: Fn
+
+
+@attrs.frozen(slots=True)
+class ForbidDef:
+    """What the owner cannot do (`use`) or be chosen for (`target`) with matching cards."""
+
+    kind: str  # target / use
+    matches: Callable[[Any], bool]
+    cond: Fn | None
+    skill: str = ""
 
 
 @attrs.define(slots=True, eq=False)
@@ -74,6 +97,8 @@ class Skill:
     modifiers: tuple[ModifierDef, ...]
     view_as: tuple[ViewAsDef, ...]
     span: Span
+    actives: tuple[ActiveDef, ...] = ()
+    forbids: tuple[ForbidDef, ...] = ()
     from_card: str = ""  # the card that grants it while equipped
     slot: str = ""
 
@@ -130,3 +155,4 @@ class Ruleset:
     default: bool
     options: dict[str, Any]
     span: Span
+    lords: tuple[str, ...] = ()  # hero names the lord may always choose from (seed 000 §2)

@@ -71,6 +71,7 @@ class Hero:
     hp: int
     skills: tuple[Skill, ...]
     span: Span
+    package: str = ""  # the stem of the file that defines it: heroes/standard.sgs -> standard
 
 
 @attrs.define
@@ -240,7 +241,8 @@ class _Builder:
                                  or f"define it first: `skill {_show(v)} some_id {{ ... }}`")
                 else:
                     hero_skills.append(s)
-            heroes[d.name.text] = Hero(d.name.text, d.id.text, kingdom, gender, hp_value, tuple(hero_skills), d.span)
+            heroes[d.name.text] = Hero(d.name.text, d.id.text, kingdom, gender, hp_value, tuple(hero_skills), d.span,
+                                       Path(d.span.file).stem)
         return heroes
 
     def decks(self) -> dict[str, list[tuple[CardKind, str, int]]]:
@@ -271,9 +273,12 @@ class _Builder:
             if not self.unique("ruleset", d.name):
                 continue
             props = {p.name.text: p for p in d.props}
+            lords_prop = None
             mode = "identity"
             deck_names: list[str] = []
             hero_packages: list[str] = []
+            lords: list[str] = []
+            packages = sorted({h.package for h in heroes.values()})
             options = {}
             for p in d.props:
                 key = p.name.text
@@ -291,23 +296,60 @@ class _Builder:
                         else:
                             deck_names.append(name)
                 elif key == "heroes":
-                    hero_packages.extend(values)
+                    for v in p.values:
+                        name = getattr(v, "text", None)
+                        if name not in packages:
+                            self.c.error(v.span, f"unknown hero package '{_show(v)}'",
+                                         did_you_mean(str(name), packages)
+                                         or ("packages: " + ", ".join(packages) if packages else "no hero files loaded")
+                                         + " (a package is the name of a hero file: heroes/standard.sgs is 'standard')")
+                        else:
+                            hero_packages.append(name)
+                elif key == "lords":
+                    lords_prop = p
                 elif key in ("max_turns",):
                     if len(p.values) != 1 or not isinstance(p.values[0], ast.Int) or p.values[0].value < 1:
                         self.c.error(p.values[0].span, f"'{key}' needs one number of at least 1")
                     options[key] = values[0]
                 else:
                     self.c.error(p.name.span, f"unknown ruleset property '{key}'",
-                                 did_you_mean(key, ["mode", "decks", "heroes", "max_turns"]) or "properties: mode, decks, heroes")
+                                 did_you_mean(key, ["mode", "decks", "heroes", "lords", "max_turns"])
+                                 or "properties: mode, decks, heroes, lords, max_turns")
             if "decks" not in props:
                 self.c.error(d.name.span, f"ruleset '{d.name.text}' names no decks", "add `decks standard, ex;`")
+            if lords_prop is not None:
+                lords = self.lords(lords_prop, heroes, hero_packages, "heroes" in props)
             tags = tuple(t.text for t in d.tags)
             for t in d.tags:
                 if t.text != "default":
                     self.c.error(t.span, f"unknown ruleset tag '{t.text}'", "the only tag is `default`")
             rulesets[d.name.text] = Ruleset(d.name.text, d.title, mode, tuple(deck_names), tuple(hero_packages),
-                                            "default" in tags, options, d.span)
+                                            "default" in tags, options, d.span, tuple(lords))
         return rulesets
+
+    def lords(self, prop: ast.Prop, heroes: dict[str, Hero], packages: list[str], has_heroes: bool) -> list[str]:
+        """The `lords` of a ruleset: heroes (by name or id) of its own hero packages."""
+        if not has_heroes:
+            self.c.error(prop.name.span, "'lords' needs hero packages", "add `heroes standard;` before it")
+            return []
+        by_key = {normalize(h.name): h for h in heroes.values()} | {h.id.lower(): h for h in heroes.values()}
+        offered = sorted(h.name for h in heroes.values() if h.package in packages)
+        lords: list[str] = []
+        for v in prop.values:
+            text = str(getattr(v, "text", ""))
+            hero = by_key.get(normalize(text)) or by_key.get(text.lower())
+            if hero is None:
+                self.c.error(v.span, f"unknown lord hero '{_show(v)}'",
+                             did_you_mean(text, offered + sorted(h.id for h in heroes.values() if h.package in packages))
+                             or ("heroes: " + ", ".join(offered) if offered else "no heroes in the ruleset's packages"))
+            elif hero.package not in packages:
+                self.c.error(v.span, f"lord hero '{hero.name}' is not in the ruleset's hero packages",
+                             f"it is in package '{hero.package}'; add it to `heroes`")
+            elif hero.name in lords:
+                self.c.error(v.span, f"lord hero '{hero.name}' is named twice")
+            else:
+                lords.append(hero.name)
+        return lords
 
 
 @functools.lru_cache(maxsize=8)

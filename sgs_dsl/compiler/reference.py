@@ -44,6 +44,7 @@ TYPE_DOCS = {
     "dying": "a player in the dying state (瀕死), or a death (`death`)",
     "phase": "a phase of a turn, or the turn itself (`turn`)",
     "recover": "a recovery (回復體力), or a loss of hp (`lose`)",
+    "move": "a card leaving a player's hand or equipment (失去牌)",
 }
 
 TYPE_WORDS = {

@@ -15,6 +15,17 @@ def _real(card: Any) -> Card | None:
     return card
 
 
+def _cards(value: Any) -> list[Card]:
+    """Real cards: of a card, of a card made of several, or of a list of them."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [c for v in value for c in _cards(v)]
+    if isinstance(value, UsedCard):
+        return list(value.subcards)
+    return [value]
+
+
 def draw(ctx: Ctx, player, n) -> None:
     ctx.game.draw(player, n)
 
@@ -24,7 +35,9 @@ def damage(ctx: Ctx, player, n, nature="normal", by=None, card=None) -> None:
 
 
 def recover(ctx: Ctx, player, n) -> None:
-    ctx.game.recover(player, n, ctx.vars.get("user") or ctx.vars.get("you"))
+    in_card = "user" in ctx.vars and "you" not in ctx.vars  # a card's own block
+    source = ctx.vars.get("user") if in_card else ctx.vars.get("you")
+    ctx.game.recover(player, n, source, ctx.vars.get("card") if in_card else None)
 
 
 def lose_hp(ctx: Ctx, player, n) -> None:
@@ -36,11 +49,13 @@ def discard(ctx: Ctx, player, n, **kw) -> bool:
 
 
 def throw(ctx: Ctx, card) -> None:
-    ctx.game.throw(_real(card))
+    for c in _cards(card):
+        ctx.game.throw(c)
 
 
 def gain(ctx: Ctx, player, card) -> None:
-    ctx.game.gain(player, _real(card))
+    for c in _cards(card):
+        ctx.game.gain(player, c)
 
 
 def pick(ctx: Ctx, chooser, source, zone=None):
@@ -80,14 +95,17 @@ def ask_use(ctx: Ctx, player, card, on=None, unlimited=False) -> bool:
     return ctx.game.ask_for(player, kind, matcher, "use", on, unlimited)
 
 
-def ask_play(ctx: Ctx, player, card) -> bool:
+def ask_play(ctx: Ctx, player, card, count=1) -> bool:
     matcher, kind = card
-    return ctx.game.ask_for(player, kind, matcher, "play")
+    return all(ctx.game.ask_for(player, kind, matcher, "play") for _ in range(max(1, count)))
 
 
 def cancel(ctx: Ctx, use) -> None:
     if use is not None:
-        use.cancelled.add(use.key(use.current))
+        key = use.key(use.current)
+        use.need[key] = use.need.get(key, 1) - 1
+        if use.need[key] <= 0:
+            use.cancelled.add(key)
 
 
 def hit(ctx: Ctx, use) -> None:
@@ -144,8 +162,102 @@ def others(ctx: Ctx, player) -> list:
     return [p for p in ctx.game.seat_order(player) if p is not player]
 
 
-IMPLS: dict[str, Callable[..., Any]] = {f.__name__: f for f in (
-    draw, damage, recover, lose_hp, discard, throw, gain, pick, reveal, judge, replace_judge, skip, ask_use, ask_play,
-    cancel, hit, invalidate, ignore_armor, prevent, pass_on, provide, in_range, distance, count,
-    count_in_range, uses_last_hand, others,
-)}
+def players(ctx: Ctx) -> list:
+    return ctx.game.seat_order()
+
+
+def current(ctx: Ctx):
+    return ctx.game.current
+
+
+def confirm(ctx: Ctx, player, question) -> bool:
+    return ctx.game.confirm(player, question)
+
+
+def choose_player(ctx: Ctx, chooser, candidates):
+    return ctx.game.choose_players(chooser, candidates, 1, 1)[0] if candidates else None
+
+
+def choose_players(ctx: Ctx, chooser, candidates, max=1, min=1) -> list:
+    return ctx.game.choose_players(chooser, candidates or [], min, max)
+
+
+def choose_cards(ctx: Ctx, chooser, max=1, min=1, **kw) -> list:
+    return ctx.game.choose_own_cards(chooser, kw["from"], min, max)
+
+
+def choose_suit(ctx: Ctx, chooser) -> str:
+    return ctx.game.choose_suit(chooser)
+
+
+def give(ctx: Ctx, giver, receiver, cards) -> None:
+    ctx.game.give(giver, receiver, _cards(cards))
+
+
+def show(ctx: Ctx, card) -> None:
+    if card is not None:
+        ctx.game.log(f"展示{card.label()}")
+
+
+def look(ctx: Ctx, player, n) -> list:
+    return ctx.game.look(player, n)
+
+
+def arrange(ctx: Ctx, player, n) -> None:
+    ctx.game.arrange(player, n)
+
+
+def in_processing(ctx: Ctx, card) -> bool:
+    cards = _cards(card)
+    return bool(cards) and all(c in ctx.game.processing for c in cards)
+
+
+def need(ctx: Ctx, use, player) -> int:
+    return use.need.get(use.key(player), 1)
+
+
+def require(ctx: Ctx, use, player, n) -> None:
+    use.need[use.key(player)] = n
+
+
+def no_response(ctx: Ctx, use, player) -> None:
+    use.no_response.add(player.seat)
+
+
+def redirect(ctx: Ctx, use, old, new) -> None:
+    ctx.game.redirect(use, old, new)
+
+
+def can_use(ctx: Ctx, player, card) -> bool:
+    return ctx.game.can_use_named(player, card[1])
+
+
+def choose_targets(ctx: Ctx, player, card) -> list:
+    return ctx.game.choose_named_targets(player, card[1])
+
+
+def use_virtual(ctx: Ctx, player, card, on=None, counter=True, limit=False) -> bool:
+    targets = on if isinstance(on, list) else ([on] if on is not None else [])
+    return ctx.game.use_virtual(player, card[1], targets, counter, limit)
+
+
+def mark(ctx: Ctx, player, key, n, until="game") -> None:
+    if until not in ("phase", "turn", "game"):
+        raise RulesError(f"mark(..., until: {until!r}): use phase, turn or game")
+    player.marks[key] = n
+    player.mark_until[key] = until
+
+
+def marks(ctx: Ctx, player, key) -> int:
+    return player.marks.get(key, 0)
+
+
+def count_this_turn(ctx: Ctx, player, card) -> int:
+    matcher, kind = card
+    return sum(1 for name in player.turn_cards if name == kind)
+
+
+IMPLS: dict[str, Callable[..., Any]] = {
+    name: fn for name, fn in list(globals().items())
+    if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", "") == __name__
+}

@@ -17,12 +17,14 @@ from .model import (
     PHASES,
     ROLE_ZH,
     SLOT_ZH,
+    SUIT_ZH,
     Asked,
     Card,
     Damage,
     Dying,
     GameOver,
     Judge,
+    Move,
     Phase,
     Player,
     Recover,
@@ -35,7 +37,9 @@ from .view import SeatView
 from .windows import WINDOW_BY_ID
 
 MAX_ACTIONS_PER_PHASE = 300
-END_PLAY = "結束出牌"  # the play-phase option that ends the phase
+END_PLAY = "結束出牌"
+ACTIVE_KEY = "skill:"
+UNCOUNTERABLE = "_uncounterable"  # Use.vars flag: no card may counter this use  # Player.used key prefix for a skill's play-phase uses  # the play-phase option that ends the phase
 MAX_DEPTH = 60
 # Equipment is used in the play phase on oneself (seed 000 裝備牌): a rule of the game, not of
 # any card's text, so a card that says nothing about its use still has this mode.
@@ -75,7 +79,8 @@ class Game:
         self.counter_kinds: tuple[CardKind, ...] = tuple(k for k in library.cards.values() if k.mode("counter"))
         self.fired: dict[str, int] = {}
         self.judged_player: Player | None = None
-        self.pending_judgements: list[list[Judge]] = []  # whose delayed trick is being judged
+        self.pending_judgements: list[list[Judge]] = []
+        self.crediting: set[str] | None = None  # skills that shaped the choice being made  # whose delayed trick is being judged
 
     # ------------------------------------------------------------ log and questions
     def log(self, text: str) -> None:
@@ -146,7 +151,7 @@ class Game:
     def skills_of(self, p: Player, suppressed: bool = False) -> list[Skill]:
         """Hero skills, then the skills of equipped cards; an ignored armour's skill only
         when `suppressed` is asked for (the window index holds it, and checks at firing)."""
-        skills = list(p.skills)
+        skills = [s for s in p.skills if "lord" not in s.tags or p.role == "lord"]
         for slot, card in p.equips.items():
             skill = card.kind.skill
             if skill is not None and (suppressed or not (slot == "armor" and self.armor_ignored(p))):
@@ -168,8 +173,16 @@ class Game:
             ctx = Ctx(self, {"you": p, **(ctx_vars or {})})
             if m.cond is None or m.cond(ctx):
                 value = m.value(ctx)
-                total += -value if m.op == "-=" else value
+                if value:  # `= unlimited` (None) is asked with unlimited()
+                    total += -value if m.op == "-=" else value
+                    self.credit(m.skill)
         return total
+
+    def credit(self, skill: str) -> None:
+        """While a real choice is being made (`crediting`), note the modifiers and forbids
+        that shaped it: the statistics count them as fired once per choice."""
+        if self.crediting is not None and skill:
+            self.crediting.add(skill)
 
     def use_limit(self, p: Player, kind: CardKind) -> int | None:
         """How often `kind` may be used this play phase (None: no limit)."""
@@ -251,9 +264,13 @@ class Game:
             if trig.optional and not self.confirm(p, f"發動【{skill.name}】？"):
                 self.log(f"{p.label()}不發動【{skill.name}】")
                 continue
-            self.log(f"{p.label()}發動【{skill.name}】")
-            self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
-            self.run_block(trig.body, ctx)
+            times = variables["damage"].amount if trig.each_point else 1
+            for i in range(times):
+                if i and (not p.alive or (trig.optional and not self.confirm(p, f"再次發動【{skill.name}】？"))):
+                    break
+                self.log(f"{p.label()}發動【{skill.name}】")
+                self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
+                self.run_block(trig.body, ctx)
 
     def _ready(self, entry: tuple[Player, Skill, TriggerDef], variables: dict[str, Any]) -> Ctx | None:
         """The context to fire a trigger in, or None when it cannot fire now."""
@@ -312,6 +329,15 @@ class Game:
         """Every card move goes through here: out of where it is (or `source`, when the
         caller already took it out), into `zone`; traced from -> to when tracing."""
         src = source if source is not None else self.take_out(card)
+        self._place(card, zone, owner)
+        if self.tracing:
+            self.lines.append(f"  〔移動〕{card.label()}：{where(*src)} → {where(zone, owner)}")
+        lost_from, loser = src
+        if loser is not None and lost_from in ("hand", "equip") and loser.alive and not (
+                loser is owner and zone == lost_from):
+            self.open_window("cards_lost", {"move": Move(loser, lost_from, card)})
+
+    def _place(self, card: Card, zone: str, owner: Player | None) -> None:
         if zone == "hand":
             owner.hand.append(card)
         elif zone == "judge":
@@ -325,8 +351,6 @@ class Game:
             self.discard_pile.append(card)
         else:
             raise RulesError(f"no zone '{zone}'")
-        if self.tracing:
-            self.lines.append(f"  〔移動〕{card.label()}：{where(*src)} → {where(zone, owner)}")
 
     def to_discard(self, cards: Iterable[Card]) -> None:
         for c in cards:
@@ -478,10 +502,11 @@ class Game:
             self.open_window("damaged", variables)
         self.open_window("damage_end", variables)
 
-    def recover(self, player: Player, amount: int, source: Player | None = None) -> None:
+    def recover(self, player: Player, amount: int, source: Player | None = None,
+                card: UsedCard | None = None) -> None:
         if not player.alive or amount <= 0:
             return
-        r = Recover(player, amount, source)
+        r = Recover(player, amount, source, card=card)
         self.open_window("recovering", {"recover": r})
         gained = min(r.amount, player.max_hp - player.hp)
         if r.prevented or gained <= 0:
@@ -521,7 +546,7 @@ class Game:
         options = []
         for card, kind, subcards in self.castable(saver, "dying"):
             mode = kind.mode("dying")
-            if self.target_ok(saver, mode.target, dying, UsedCard.virtual(kind, subcards)):
+            if self.target_ok(saver, mode.target, dying, self.probe(kind, subcards)):
                 options.append(Option(f"使用{card}", (kind, subcards)))
         if not options:
             return False
@@ -530,8 +555,15 @@ class Game:
         if choice is None:
             return False
         kind, subcards = choice
+        subcards = self.resolve_subcards(saver, kind, subcards)
         self.use_card(saver, self.make_card(kind, subcards), [dying], "dying")
         return True
+
+    def probe(self, kind: CardKind, subcards: Any) -> UsedCard:
+        """The card a castable option would make, for legality checks before cards are picked."""
+        if subcards and subcards[0] == "view_as":
+            return UsedCard.virtual(kind)
+        return self.make_card(kind, subcards)
 
     def die(self, player: Player, killer: Player | None) -> None:
         player.alive = False
@@ -624,6 +656,8 @@ class Game:
                     continue
                 if ("play" if playing_out else "use") not in va.modes:
                     continue
+                if va.cond is not None and not va.cond(Ctx(self, {"you": p})):
+                    continue
                 pool = [c for c in self.zone_cards(p, va.zone) if va.matches(UsedCard.of(c))]
                 if len(pool) < va.count:
                     continue
@@ -664,13 +698,34 @@ class Game:
             return False
         if distance and kind.distance is not None and target is not user:
             limit = kind.distance + self.modifier_total(user, "trick_distance")
-            if self.distance(user, target) > limit:
+            if self.distance(user, target) > limit and not self.unlimited(user, "trick_distance"):
                 return False
+        if self.forbidden(target, "target", card, user):
+            return False
         if rule.cond is not None:
             ctx = Ctx(self, {"user": user, "it": target, "card": card, "you": user, **(extra or {})})
             if not rule.cond(ctx):
                 return False
         return True
+
+    def forbidden(self, p: Player, kind: str, card: UsedCard, user: Player) -> bool:
+        """A `forbid` of p's skills stops this (p cannot be targeted by / use the card)."""
+        for skill in self.skills_of(p):
+            for f in skill.forbids:
+                if f.kind == kind and f.matches(card) and (
+                        f.cond is None or f.cond(Ctx(self, {"you": p, "user": user, "card": card}))):
+                    self.credit(f.skill)
+                    return True
+        return False
+
+    def unlimited(self, p: Player, name: str) -> bool:
+        """A modifier `name = unlimited` of p's skills applies."""
+        for m in self.modifiers(p, name):
+            if m.op == "=" and m.value(Ctx(self, {"you": p})) is None and (
+                    m.cond is None or m.cond(Ctx(self, {"you": p}))):
+                self.credit(m.skill)
+                return True
+        return False
 
     def legal_targets(self, user: Player, rule: TargetRule, card: UsedCard) -> list[Player]:
         return [p for p in self.seat_order(user) if self.target_ok(user, rule, p, card)]
@@ -688,6 +743,18 @@ class Game:
     # ------------------------------------------------------------ using a card
     def choose_targets(self, user: Player, kind: CardKind, card: UsedCard, mode: UseMode,
                        forced: Player | None = None) -> list[Player] | None:
+        """Targets for a use that is really being made; the modifiers and forbids that
+        shaped the candidates are credited as fired."""
+        self.crediting = set()
+        try:
+            return self._choose_targets(user, kind, card, mode, forced)
+        finally:
+            for skill in sorted(self.crediting):
+                self.fired[skill] = self.fired.get(skill, 0) + 1
+            self.crediting = None
+
+    def _choose_targets(self, user: Player, kind: CardKind, card: UsedCard, mode: UseMode,
+                        forced: Player | None = None) -> list[Player] | None:
         rule = mode.target
         if kind.is_equip or rule is None:
             return [user]
@@ -734,6 +801,11 @@ class Game:
         self.log(f"{user.label()}使用{card.label()}" + (f"，目標：{to_whom}" if to_whom else "") + named)
         if context == "play":
             user.used[kind.name] = user.used.get(kind.name, 0) + 1
+            if kind.limit is not None and user.used[kind.name] > kind.limit:
+                for m in self.modifiers(user, "limit"):
+                    if m.matches is None or m.matches(card):
+                        self.fired[m.skill] = self.fired.get(m.skill, 0) + 1
+        user.turn_cards.append(kind.name)
         if kind.is_equip:
             self.equip(user, card)
             return use
@@ -821,7 +893,7 @@ class Game:
         """Before a card takes effect, players in seat order may use a card that counters it
         (a `use counter` card), which may itself be countered. While the card still stands,
         the asking goes round again, until a whole round passes with no counter."""
-        if not any(k.mode("counter").counter(use.card) for k in self.counter_kinds):
+        if use.vars.get(UNCOUNTERABLE) or not any(k.mode("counter").counter(use.card) for k in self.counter_kinds):
             return
         key = use.key(use.current)
         while key not in use.cancelled:
@@ -885,6 +957,9 @@ class Game:
         kind = self.library.cards[kind_name]
         asked = Asked(player, UsedCard.virtual(kind), pattern, mode)
         responded = self.use_stack[-1] if self.use_stack else None
+        if on is None and responded is not None and player.seat in responded.no_response:
+            self.log(f"{player.label()}不能響應{responded.card.label()}")
+            return False
         if on is None:
             self.open_window("asked", {"asked": asked, "use": responded, "target": player})
             if asked.provided is not None:
@@ -915,6 +990,7 @@ class Game:
     def _answer(self, player: Player, card: UsedCard, mode: str, responded: Use | None,
                 on: Player | None) -> bool:
         if mode == "play":
+            player.turn_cards.append(card.kind.name)
             self.log(f"{player.label()}打出{card.label()}")
             self.to_processing(card.subcards)
             self.open_window("played", {"use": None, "card": card, "user": player, "target": None})
@@ -927,6 +1003,104 @@ class Game:
             self.use_card(player, card, [], "respond", responded=responded)
         return True
 
+    # ------------------------------------------------------------ choices and moves skills ask for
+    def clear_marks(self, until: str) -> None:
+        for p in self.players:
+            for key in [k for k, u in p.mark_until.items() if u == until or (until == "turn" and u == "phase")]:
+                p.marks.pop(key, None)
+                p.mark_until.pop(key, None)
+
+    def choose_players(self, chooser: Player, candidates: list[Player], least: int, most: int) -> list[Player]:
+        chosen: list[Player] = []
+        while len(chosen) < most:
+            rest = [p for p in candidates if p not in chosen and p.alive]
+            if not rest:
+                break
+            options = [Option(p.label(), p) for p in rest]
+            if len(chosen) >= least:
+                options.append(Option("完成", None))
+            pick = self.ask(chooser, "target", f"選擇角色（{len(chosen) + 1}）", options).value
+            if pick is None:
+                break
+            chosen.append(pick)
+        return chosen
+
+    def choose_own_cards(self, chooser: Player, zone: str, least: int, most: int) -> list[Card]:
+        chosen: list[Card] = []
+        while len(chosen) < most:
+            rest = [c for c in self.zone_cards(chooser, zone) if c not in chosen]
+            if not rest:
+                break
+            options = [Option(c.label(), c) for c in rest]
+            if len(chosen) >= least:
+                options.append(Option("完成", None))
+            pick = self.ask(chooser, "pick_card", f"選擇牌（{len(chosen) + 1}）", options).value
+            if pick is None:
+                break
+            chosen.append(pick)
+        return chosen
+
+    def choose_suit(self, chooser: Player) -> str:
+        options = [Option(SUIT_ZH[s], s) for s in ("spade", "heart", "club", "diamond")]
+        suit = self.ask(chooser, "suit", "選擇一種花色", options).value
+        self.log(f"{chooser.label()}選擇了{SUIT_ZH[suit]}")
+        return suit
+
+    def give(self, giver: Player, receiver: Player, cards: list[Card]) -> None:
+        if not cards or not receiver.alive:
+            return
+        self.log(f"{giver.label()}將{len(cards)}張牌交給{receiver.label()}")
+        self.to_hand(receiver, cards)
+
+    def look(self, player: Player, n: int) -> list[Card]:
+        cards = []
+        for _ in range(max(0, n)):
+            card = self.draw_top()
+            self.place(card, "processing", source=FROM_DECK)
+            cards.append(card)
+        self.log(f"{player.label()}觀看牌堆頂的{len(cards)}張牌")
+        return cards
+
+    def arrange(self, player: Player, n: int) -> None:
+        """The player looks at the top n cards and puts each on the top or the bottom; the
+        cards put on top are in the order chosen, the first chosen on top."""
+        cards = [self.draw_top() for _ in range(max(0, min(n, len(self.deck) + len(self.discard_pile))))]
+        top: list[Card] = []
+        bottom: list[Card] = []
+        rest = list(cards)
+        while rest:
+            card = self.ask(player, "pick_card", "選擇下一張牌", [Option(c.label(), c) for c in rest]).value
+            rest.remove(card)
+            where_to = self.ask(player, "arrange", f"將{card.label()}置於",
+                                [Option("牌堆頂", "top"), Option("牌堆底", "bottom")]).value
+            (top if where_to == "top" else bottom).append(card)
+        self.deck.extend(reversed(top))
+        self.deck[:0] = bottom
+        self.log(f"{player.label()}將{len(top)}張牌置於牌堆頂，{len(bottom)}張牌置於牌堆底")
+
+    def redirect(self, use: Use, old: Player, new: Player) -> None:
+        use.targets = [new if t is old else t for t in use.targets]
+        self.log(f"{use.card.label()}的目標由{old.label()}轉移給{new.label()}")
+
+    def can_use_named(self, p: Player, kind_name: str) -> bool:
+        kind = self.library.cards[kind_name]
+        return self.can_play(p, kind, UsedCard.virtual(kind))
+
+    def choose_named_targets(self, p: Player, kind_name: str) -> list[Player]:
+        kind = self.library.cards[kind_name]
+        card = UsedCard.virtual(kind)
+        return self.choose_targets(p, kind, card, use_mode(kind, "play")) or []
+
+    def use_virtual(self, p: Player, kind_name: str, targets: list[Player], counter: bool, limit: bool) -> bool:
+        """p is treated as using a card of this kind, made of no real card."""
+        targets = [t for t in targets if t.alive]
+        if not p.alive or not targets:
+            return False
+        extra = {} if counter else {UNCOUNTERABLE: True}
+        self.use_card(p, UsedCard.virtual(self.library.cards[kind_name]), targets, "play" if limit else "virtual",
+                      extra=extra)
+        return True
+
     # ------------------------------------------------------------ the turn
     def play_turn(self, player: Player, start: str | None = None) -> None:
         """A whole turn; with `start`, the turn is taken up at that phase (rulings set a
@@ -937,6 +1111,7 @@ class Game:
         turn = Phase("turn", player)
         if start is None:
             player.skipped = set()
+            player.turn_cards = []
         try:
             if start is None:
                 self.open_window("turn_before", {"turn": turn})
@@ -952,6 +1127,7 @@ class Game:
         except TurnEnded:
             pass
         finally:
+            self.clear_marks("turn")
             if self.processing:
                 self.to_discard(list(self.processing))
             self.use_stack.clear()
@@ -962,8 +1138,11 @@ class Game:
         self.open_window("phase_start", {"phase": info})
         if phase in player.skipped:
             return
-        getattr(self, f"_phase_{phase}")(player, info)
-        self.open_window("phase_end", {"phase": info})
+        try:
+            getattr(self, f"_phase_{phase}")(player, info)
+            self.open_window("phase_end", {"phase": info})
+        finally:
+            self.clear_marks("phase")
 
     def _phase_prepare(self, player: Player, info: Phase) -> None:
         pass  # only skills act here (觀星, 洛神): they listen on phase_start
@@ -1012,14 +1191,25 @@ class Game:
 
     def play_options(self, player: Player) -> list[Option]:
         options = []
+        for skill in self.skills_of(player):
+            for act in skill.actives:
+                if act.once and player.used.get(ACTIVE_KEY + skill.name, 0) >= 1:
+                    continue
+                if act.cond is None or act.cond(Ctx(self, {"you": player})):
+                    options.append(Option(f"發動【{skill.name}】", ("active", (skill, act))))
         for label, kind, subcards in self.castable(player, "play"):
-            probe = (UsedCard.of(subcards[0]) if subcards and subcards[0] != "view_as"
-                     else UsedCard.virtual(kind))
-            if self.can_play(player, kind, probe):
+            if self.can_play(player, kind, self.probe(kind, subcards)):
                 options.append(Option(label, (kind, subcards)))
         return options
 
-    def play_action(self, player: Player, kind: CardKind, subcards) -> None:
+    def play_action(self, player: Player, kind: Any, subcards: Any) -> None:
+        if kind == "active":
+            skill, act = subcards
+            player.used[ACTIVE_KEY + skill.name] = player.used.get(ACTIVE_KEY + skill.name, 0) + 1
+            self.log(f"{player.label()}發動【{skill.name}】")
+            self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
+            self.run_block(act.body, Ctx(self, {"you": player}))
+            return
         subcards = self.resolve_subcards(player, kind, subcards)
         card = self.make_card(kind, subcards)
         targets = self.choose_targets(player, kind, card, use_mode(kind, "play"))

@@ -95,6 +95,7 @@ class Player:
     hp: int
     max_hp: int
     role: str = ""
+    kingdom: str = ""
     alive: bool = True
     dying: bool = False
     hand: list[Card] = attrs.field(factory=list)
@@ -103,6 +104,9 @@ class Player:
     skills: tuple[Any, ...] = ()
     skipped: set[str] = attrs.field(factory=set)
     used: dict[str, int] = attrs.field(factory=dict)  # card name -> uses this play phase
+    marks: dict[str, int] = attrs.field(factory=dict)  # named counters that skills keep
+    mark_until: dict[str, str] = attrs.field(factory=dict)  # mark -> "phase" / "turn" / "game"
+    turn_cards: list[str] = attrs.field(factory=list)  # names of the cards used or played this turn
 
     @property
     def hurt(self) -> bool:
@@ -125,6 +129,8 @@ class Use:
     cancelled: set[int] = attrs.field(factory=set)  # ids of targets (or -1 for no target)
     invalid: set[int] = attrs.field(factory=set)
     armor_off: set[int] = attrs.field(factory=set)
+    need: dict[int, int] = attrs.field(factory=dict)  # target -> cancels needed (default 1)
+    no_response: set[int] = attrs.field(factory=set)  # seats that may not respond to it
     vars: dict[str, Any] = attrs.field(factory=dict)
 
     def key(self, target: Player | None) -> int:
@@ -177,6 +183,16 @@ class Recover:
     amount: int
     source: Player | None
     prevented: bool = False
+    card: UsedCard | None = None
+
+
+@attrs.define(slots=True, eq=False)
+class Move:
+    """Cards leaving a player's hand or equipment (連營, 梟姬-like skills listen)."""
+
+    player: Player
+    zone: str
+    card: Card
 
 
 @attrs.define(slots=True, eq=False)

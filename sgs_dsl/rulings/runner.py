@@ -200,6 +200,7 @@ def build_table(ruling: Ruling, library: Any) -> tuple[Game, Script]:
         p = Player(spec.seat - 1, name, gender, hp, max_hp, spec.role)
         if hero:
             p.skills = hero.skills
+            p.kingdom = hero.kingdom
         players.append(p)
     placed: list[tuple[Player, str, Card]] = []
     for spec, p in zip(ruling.seats, players, strict=True):

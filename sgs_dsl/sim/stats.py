@@ -151,6 +151,35 @@ def wins_by_hero(records: Sequence[GameRecord]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def skill_stats(records: Sequence[GameRecord], skills: Sequence[str]) -> dict[str, Any]:
+    """Per skill of ``skills``: times it fired over the batch and games it fired in (most
+    first), and the skills that never fired (in the given order)."""
+    fired: Counter[str] = Counter()
+    games: Counter[str] = Counter()
+    for r in records:
+        for name, count in r.fired:
+            fired[name] += count
+            games[name] += count > 0
+    rows = {name: {"fired": fired[name], "games": games[name]}
+            for name in sorted(skills, key=lambda k: (-fired[k], list(skills).index(k)))}
+    return {"skills": rows, "never_fired": [name for name in skills if not fired[name]]}
+
+
+def format_skill_stats(stats: dict[str, Any]) -> str:
+    """The per-skill table ``sgs simulate --skill-stats`` prints."""
+    rows = stats["skills"]
+    if not rows:
+        return "skill stats: the ruleset has no hero skills"
+    width = max(len(name) * 2 for name in rows)  # skill names are CJK: two columns a character
+    lines = ["skills fired (times, games):"]
+    for name, row in rows.items():
+        pad = " " * max(0, width - len(name) * 2)
+        lines.append(f"  {name}{pad} {row['fired']:>8} {row['games']:>7}")
+    never = stats["never_fired"]
+    lines.append(f"never fired: {'、'.join(never) if never else 'none'}")
+    return "\n".join(lines)
+
+
 def strip_timing(report: dict[str, Any]) -> dict[str, Any]:
     """The report without the machine-dependent keys (for comparing runs)."""
     return {k: v for k, v in report.items() if k not in TIMING_KEYS}

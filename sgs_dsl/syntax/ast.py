@@ -114,7 +114,17 @@ class Is:
     span: Span
 
 
-Expr = Int | Str | SuitLit | Var | Field | Call | Arith | Compare | Logic | Not | Neg | Is
+@frozen
+class Filter:
+    """`[p in others(you) where p.hand > 0]`: the items of a list that pass a test."""
+
+    var: Name
+    items: Expr
+    cond: Expr
+    span: Span
+
+
+Expr = Int | Str | SuitLit | Var | Field | Call | Arith | Compare | Logic | Not | Neg | Is | Filter
 
 
 # ---------------------------------------------------------------- statements
@@ -246,10 +256,31 @@ class ViewAs:
     pattern: Pattern
     zone: Name | None
     mode: Name | None
+    cond: Expr | None
     span: Span
 
 
-Member = Prop | UseClause | ChooseClause | Block | Trigger | Modifier | ViewAs
+@frozen
+class Active:
+    """A play-phase action a skill offers: `active once when COND { ... }`."""
+
+    tags: tuple[Name, ...]
+    cond: Expr | None
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@frozen
+class Forbid:
+    """`forbid target(殺|決鬥) when COND;`: what the owner cannot do or be made to suffer."""
+
+    kind: Name
+    pattern: Pattern
+    cond: Expr | None
+    span: Span
+
+
+Member = Prop | UseClause | ChooseClause | Block | Trigger | Modifier | ViewAs | Active | Forbid
 
 
 # ---------------------------------------------------------------- top-level definitions

@@ -323,10 +323,22 @@ class _ToAst(Transformer):
         return ast.Modifier(self._name(name), pattern, str(op), value, cond, self._s(meta))
 
     def view_as(self, meta, c):
-        card, count, pattern, zone, mode = c
+        card, count, pattern, zone, mode, cond = c
         return ast.ViewAs(self._name(card), int(count), pattern,
                           self._name(zone) if zone is not None else None,
-                          self._name(mode) if mode is not None else None, self._s(meta))
+                          self._name(mode) if mode is not None else None, cond, self._s(meta))
+
+    def active(self, meta, c):
+        tags, cond, *body = c
+        return ast.Active(tags, cond, tuple(body), self._s(meta))
+
+    def forbid(self, meta, c):
+        kind, pattern, cond = c
+        return ast.Forbid(self._name(kind), pattern, cond, self._s(meta))
+
+    def filter(self, meta, c):
+        var, items, cond = c
+        return ast.Filter(self._name(var), items, cond, self._s(meta))
 
     # ---- statements
     def call_stmt(self, meta, c):
