@@ -228,6 +228,11 @@ def redirect(ctx: Ctx, use, old, new) -> None:
     ctx.game.redirect(use, old, new)
 
 
+def can_target(ctx: Ctx, user, player, card) -> bool:
+    probe = UsedCard.virtual(ctx.game.library.cards[card[1]])
+    return player.alive and not ctx.game.forbidden(player, "target", probe, user)
+
+
 def can_use(ctx: Ctx, player, card) -> bool:
     return ctx.game.can_use_named(player, card[1])
 

@@ -276,6 +276,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the player may not respond to the use (cannot use or play a card against it)"),
     Builtin("redirect", (P("use", "use"), P("from", "player"), P("to", "player")), {}, "none",
             "the use's target `from` is replaced by `to`"),
+    Builtin("can_target", (P("user", "player"), P("player", "player"), P("card", "pattern")), {}, "bool",
+            "the player may be made a target of such a card by the user (alive, and no `forbid target` stops it)"),
     Builtin("can_use", (P("player", "player"), P("card", "pattern")), {}, "bool",
             "the player could use the card now in their play phase (limit and legal targets)"),
     Builtin("choose_targets", (P("player", "player"), P("card", "pattern")), {}, "players",
