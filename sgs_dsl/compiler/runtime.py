@@ -174,12 +174,12 @@ def confirm(ctx: Ctx, player, question) -> bool:
     return ctx.game.confirm(player, question)
 
 
-def choose_player(ctx: Ctx, chooser, candidates):
-    return ctx.game.choose_players(chooser, candidates, 1, 1)[0] if candidates else None
+def choose_player(ctx: Ctx, chooser, candidates, prompt="") -> Any:
+    return ctx.game.choose_players(chooser, candidates, 1, 1, prompt)[0] if candidates else None
 
 
-def choose_players(ctx: Ctx, chooser, candidates, max=1, min=1) -> list:
-    return ctx.game.choose_players(chooser, candidates or [], min, max)
+def choose_players(ctx: Ctx, chooser, candidates, max=1, min=1, prompt="") -> list:
+    return ctx.game.choose_players(chooser, candidates or [], min, max, prompt)
 
 
 def choose_cards(ctx: Ctx, chooser, max=1, min=1, **kw) -> list:

@@ -80,7 +80,9 @@ class Game:
         self.fired: dict[str, int] = {}
         self.judged_player: Player | None = None
         self.pending_judgements: list[list[Judge]] = []
-        self.crediting: set[str] | None = None  # skills that shaped the choice being made  # whose delayed trick is being judged
+        self.crediting: set[str] | None = None
+        self.judge_as: dict[int, CardKind] = {}
+        self.set_aside: frozenset[int] = frozenset()  # equipped cards being converted right now  # judge-area cards used as another trick  # skills that shaped the choice being made  # whose delayed trick is being judged
 
     # ------------------------------------------------------------ log and questions
     def log(self, text: str) -> None:
@@ -141,6 +143,8 @@ class Game:
 
     def attack_range(self, p: Player) -> int:
         weapon = p.equips.get("weapon")
+        if weapon is not None and weapon.uid in self.set_aside:
+            weapon = None
         base = weapon.kind.range if weapon is not None else 1
         return max(0, base + self.modifier_total(p, "attack_range"))
 
@@ -162,10 +166,19 @@ class Game:
         return any(p.seat in u.armor_off for u in self.use_stack)
 
     def modifiers(self, p: Player, name: str):
+        aside = {self.equip_skill_uid(p, s) for s in self.skills_of(p)} & self.set_aside if self.set_aside else ()
         for skill in self.skills_of(p):
+            if aside and self.equip_skill_uid(p, skill) in aside:
+                continue
             for m in skill.modifiers:
                 if m.name == name:
                     yield m
+
+    @staticmethod
+    def equip_skill_uid(p: Player, skill: Skill) -> int:
+        """The uid of the equipped card that grants `skill` (-1 for a hero skill)."""
+        card = p.equips.get(skill.slot) if skill.slot else None
+        return card.uid if card is not None and card.kind.skill is skill else -1
 
     def modifier_total(self, p: Player, name: str, ctx_vars: dict | None = None) -> int:
         total = 0
@@ -338,6 +351,8 @@ class Game:
             self.open_window("cards_lost", {"move": Move(loser, lost_from, card)})
 
     def _place(self, card: Card, zone: str, owner: Player | None) -> None:
+        if zone not in ("judge", "processing"):
+            self.judge_as.pop(card.uid, None)
         if zone == "hand":
             owner.hand.append(card)
         elif zone == "judge":
@@ -694,7 +709,7 @@ class Game:
         if k == "dying" and not target.dying:
             return False
         kind = kind or card.kind
-        if kind.type == "delayed" and any(c.kind is kind for c in target.judge):
+        if kind.type == "delayed" and any(self.judged_kind(c) is kind for c in target.judge):
             return False
         if distance and kind.distance is not None and target is not user:
             limit = kind.distance + self.modifier_total(user, "trick_distance")
@@ -758,6 +773,15 @@ class Game:
         rule = mode.target
         if kind.is_equip or rule is None:
             return [user]
+        # the cards a converted card is made of no longer count for its distance and range
+        self.set_aside = frozenset(c.uid for c in card.subcards if c.kind is not kind)
+        try:
+            return self._pick_targets(user, kind, card, rule, forced)
+        finally:
+            self.set_aside = frozenset()
+
+    def _pick_targets(self, user: Player, kind: CardKind, card: UsedCard, rule: TargetRule,
+                      forced: Player | None) -> list[Player] | None:
         if rule.kind in ("all", "all_others"):
             return self.legal_targets(user, rule, card)
         if forced is not None:
@@ -813,6 +837,8 @@ class Game:
             target = targets[0]
             for c in card.subcards:
                 self.place(c, "judge", target)
+                if c.kind is not kind:  # a converted card lies there as the trick it was used as
+                    self.judge_as[c.uid] = kind
             return use
         self.to_processing(card.subcards)
         self.use_stack.append(use)
@@ -939,7 +965,7 @@ class Game:
             p = self.next_alive(p)
             if p is holder:
                 break
-            if not any(c.kind is card.kind for c in p.judge):
+            if not any(self.judged_kind(c) is self.judged_kind(card) for c in p.judge):
                 self.place(card, "judge", p)
                 self.log(f"{card.label()}移至{p.label()}的判定區")
                 return
@@ -985,7 +1011,8 @@ class Game:
         # A use asked for by a card's text is outside the play-phase limit; the asking text
         # already chose the target, so only its life and the card's own kind matter.
         mode = kind.mode("play")
-        return mode is not None and mode.target is not None and on.alive and on is not player
+        return (mode is not None and mode.target is not None and on.alive and on is not player
+                and not self.forbidden(on, "target", UsedCard.virtual(kind), player))
 
     def _answer(self, player: Player, card: UsedCard, mode: str, responded: Use | None,
                 on: Player | None) -> bool:
@@ -1010,7 +1037,8 @@ class Game:
                 p.marks.pop(key, None)
                 p.mark_until.pop(key, None)
 
-    def choose_players(self, chooser: Player, candidates: list[Player], least: int, most: int) -> list[Player]:
+    def choose_players(self, chooser: Player, candidates: list[Player], least: int, most: int,
+                       prompt: str = "") -> list[Player]:
         chosen: list[Player] = []
         while len(chosen) < most:
             rest = [p for p in candidates if p not in chosen and p.alive]
@@ -1019,7 +1047,7 @@ class Game:
             options = [Option(p.label(), p) for p in rest]
             if len(chosen) >= least:
                 options.append(Option("完成", None))
-            pick = self.ask(chooser, "target", f"選擇角色（{len(chosen) + 1}）", options).value
+            pick = self.ask(chooser, "target", prompt or f"選擇角色（{len(chosen) + 1}）", options).value
             if pick is None:
                 break
             chosen.append(pick)
@@ -1109,9 +1137,9 @@ class Game:
         self.turns += 1
         self.log(f"—— 第{self.turns}回合：{player.label()} ——")
         turn = Phase("turn", player)
+        player.turn_cards = []
         if start is None:
             player.skipped = set()
-            player.turn_cards = []
         try:
             if start is None:
                 self.open_window("turn_before", {"turn": turn})
@@ -1156,10 +1184,16 @@ class Game:
                 continue
             self.resolve_delayed(player, card)
 
+    def judged_kind(self, card: Card) -> CardKind:
+        """What a card in a judge area counts as: its own kind, or the trick it was used as."""
+        return self.judge_as.get(card.uid, card.kind)
+
     def resolve_delayed(self, player: Player, card: Card) -> None:
-        self.log(f"{player.label()}判定區的{card.label()}開始判定")
+        kind = self.judged_kind(card)
+        used = UsedCard.of(card) if kind is card.kind else UsedCard.virtual(kind, (card,))
+        self.log(f"{player.label()}判定區的{used.label()}開始判定")
         self.place(card, "processing")
-        use = Use(UsedCard.of(card), player, [player], "delayed")
+        use = Use(used, player, [player], "delayed")
         self.use_stack.append(use)
         previous, self.judged_player = self.judged_player, player
         try:
