@@ -127,14 +127,20 @@ class Compiler:
         kind.uses = tuple(uses)
         kind.choose = tuple(choose)
         kind.blocks = blocks
+        if skill_members and not kind.is_equip:
+            for m in skill_members:
+                if not isinstance(m, ast.Trigger):
+                    self.error(m.span, "only equipment cards may carry modifiers, view-as, active or forbid",
+                               "a basic card or trick may carry triggers: rules every player follows (酒)")
+            skill_members = [m for m in skill_members if isinstance(m, ast.Trigger)]
         if skill_members:
-            if not kind.is_equip:
-                self.error(skill_members[0].span, "only equipment cards may carry triggers, modifiers or view-as",
-                           "write the behaviour in the card's blocks instead")
             kind.skill = self.skill_body(kind.name, kind.id, kind.text, (), skill_members, node.span)
             kind.skill.from_card = kind.name
-            kind.skill.slot = kind.type
-        has_use = any(isinstance(m, ast.UseClause) for m in node.members)
+            if kind.is_equip:
+                kind.skill.slot = kind.type  # works while the card is equipped
+            else:
+                kind.skill.rule = True  # a rule of the game while the card is in the deck (酒's +1)
+        has_use = any(isinstance(m, ast.UseClause) for m in node.members) or kind.like is not None
         if kind.type in ("basic", "trick", "delayed") and not has_use:
             self.error(node.name.span, f"card '{kind.name}' has no `use` clause", "say when it can be used: `use play: one other;`")
         self.use_vars = set()
@@ -149,6 +155,14 @@ class Compiler:
             self.error(m.span, f"'{name}' takes exactly one value, got {len(m.values)}")
             return
         value = m.values[0]
+        if schema.CARD_PROPS[name] == "card":
+            base = self.card_kind(getattr(value, "text", str(value)), value.span)
+            if base is not None:
+                if base is kind:
+                    self.error(value.span, "a card cannot be like itself")
+                else:
+                    kind.like = base
+            return
         if schema.CARD_PROPS[name] == "int":
             if not isinstance(value, ast.Int):
                 self.error(value.span, f"'{name}' needs a number")
@@ -342,7 +356,7 @@ class Compiler:
                                    or "patterns: a card name, a suit, " + ", ".join(schema.PATTERN_WORDS))
                         continue
                     name = kind.name
-                    tests.append(lambda c, n=name: c.kind.name == n)
+                    tests.append(lambda c, n=name: c.kind.is_a(n))
             alternatives.append(tuple(tests))
         alts = tuple(alternatives)
         return lambda c: c is not None and any(all(t(c) for t in term) for term in alts)

@@ -101,6 +101,7 @@ class Skill:
     forbids: tuple[ForbidDef, ...] = ()
     from_card: str = ""  # the card that grants it while equipped
     slot: str = ""
+    rule: bool = False  # a card's rule: every player has it while the card is in the game
 
 
 @attrs.define(slots=True, eq=False)
@@ -116,8 +117,19 @@ class CardKind:
     limit: int | None = None
     distance: int | None = None
     choose: tuple[tuple[str, TargetRule, str], ...] = ()  # variable, rule, title
+    targets: int = 1  # how many targets a `one` / `one other` use may choose
+    recast: int = 0  # > 0: may be recast (重鑄) in the play phase, drawing this many
+    like: CardKind | None = None  # this card is a kind of that one (火殺 is a 殺)
     blocks: dict[str, Fn] = attrs.field(factory=dict)
     skill: Skill | None = None
+
+    @property
+    def rule_name(self) -> str:
+        """The name the rules know it by: 火殺 and 雷殺 are 殺 for limits and answers."""
+        return self.like.rule_name if self.like is not None else self.name
+
+    def is_a(self, name: str) -> bool:
+        return self.name == name or (self.like is not None and self.like.is_a(name))
 
     def mode(self, context: str) -> UseMode | None:
         for m in self.uses:

@@ -169,6 +169,9 @@ class _Builder:
             nodes.append((d, kind))
         for d, kind in nodes:
             self.c.compile_card(d, kind)
+        for _, kind in nodes:
+            if kind.like is not None:
+                _inherit(kind, kind.like)
         skills = self.skills()
         heroes = self.heroes(skills)
         decks = self.decks()
@@ -350,6 +353,18 @@ class _Builder:
             else:
                 lords.append(hero.name)
         return lords
+
+
+def _inherit(kind: CardKind, base: CardKind) -> None:
+    """A card `like` another takes what it does not say itself: when and on whom it is used,
+    its limit and distance, and its blocks (火殺 is 殺 with the fire nature)."""
+    if base.like is not None:
+        _inherit(base, base.like)
+    kind.uses = kind.uses or base.uses
+    kind.choose = kind.choose or base.choose
+    kind.limit = kind.limit if kind.limit is not None else base.limit
+    kind.distance = kind.distance if kind.distance is not None else base.distance
+    kind.blocks = {**base.blocks, **kind.blocks}
 
 
 @functools.lru_cache(maxsize=8)

@@ -262,6 +262,16 @@ def count_this_turn(ctx: Ctx, player, card) -> int:
     return sum(1 for name in player.turn_cards if name == kind)
 
 
+
+def chain(ctx: Ctx, player) -> None:
+    player.chained = not player.chained
+    ctx.game.log(f"{player.label()}{'進入' if player.chained else '解除'}連環狀態")
+
+
+def cards_of(ctx: Ctx, player, zone) -> list:
+    return ctx.game.zone_cards(player, zone)
+
+
 IMPLS: dict[str, Callable[..., Any]] = {
     name: fn for name, fn in list(globals().items())
     if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", "") == __name__

@@ -32,6 +32,7 @@ PLAYER_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "kingdom": ("str", lambda p: p.kingdom),
     "role": ("str", lambda p: p.role),
     "alive": ("bool", lambda p: p.alive),
+    "chained": ("bool", lambda p: p.chained),
     "dying": ("bool", lambda p: p.dying),
     "seat": ("int", lambda p: p.seat + 1),
 }
@@ -66,6 +67,7 @@ DAMAGE_FIELDS = {
     "nature": ("str", lambda d: d.nature),
     "card": ("card?", lambda d: d.card),
     "chained": ("bool", lambda d: d.chained),
+    "use": ("use?", lambda d: d.use),
 }
 
 JUDGE_FIELDS = {
@@ -136,7 +138,8 @@ TARGET_WORDS = {
 }
 
 CARD_TYPES = ("basic", "trick", "delayed", "weapon", "armor", "offense_horse", "defense_horse")
-CARD_PROPS = {"range": "int", "limit": "int", "distance": "int", "nature": "nature"}
+CARD_PROPS = {"range": "int", "limit": "int", "distance": "int", "nature": "nature", "like": "card",
+              "targets": "int", "recast": "int"}
 MODIFIERS = {
     "limit": "uses of a card per play phase (value or `unlimited`)",
     "targets": "extra targets of a card",
@@ -247,6 +250,10 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the card is made of all of the player's remaining hand cards"),
     Builtin("others", (P("player", "player"),), {}, "players", "the other living players, in seat order"),
     Builtin("players", (), {}, "players", "the living players, in seat order from the current player"),
+    Builtin("chain", (P("player", "player"),), {}, "none",
+            "toggle the player's chained state (連環): chained players pass on fire and thunder damage"),
+    Builtin("cards_of", (P("player", "player"), P("zone", "zone")), {}, "cards",
+            "the player's cards in a zone, as a list (others' hand cards are still picked face down by `pick`)"),
     Builtin("current", (), {}, "player", "the player whose turn it is"),
     Builtin("confirm", (P("player", "player"), P("question", "str")), {}, "bool",
             "ask the player a yes/no question"),

@@ -82,6 +82,7 @@ class Game:
         self.pending_judgements: list[list[Judge]] = []
         self.crediting: set[str] | None = None
         self.judge_as: dict[int, CardKind] = {}
+        self._rules: tuple[Skill, ...] | None = None
         self.set_aside: frozenset[int] = frozenset()  # equipped cards being converted right now  # judge-area cards used as another trick  # skills that shaped the choice being made  # whose delayed trick is being judged
 
     # ------------------------------------------------------------ log and questions
@@ -160,7 +161,16 @@ class Game:
             skill = card.kind.skill
             if skill is not None and (suppressed or not (slot == "armor" and self.armor_ignored(p))):
                 skills.append(skill)
+        skills.extend(self.rule_skills())
         return skills
+
+    def rule_skills(self) -> tuple[Skill, ...]:
+        """The rules that cards of this game's deck add for everyone (酒's next-殺 bonus)."""
+        if self._rules is None:
+            kinds = {c.kind for c in self.all_cards}
+            self._rules = tuple(k.skill for k in sorted(kinds, key=lambda k: k.name)
+                                if k.skill is not None and k.skill.rule)
+        return self._rules
 
     def armor_ignored(self, p: Player) -> bool:
         return any(p.seat in u.armor_off for u in self.use_stack)
@@ -260,10 +270,11 @@ class Game:
         for seat in sorted(by_seat, key=lambda s: (s - start) % n):
             self._fire_own(by_seat[seat], variables)
 
-    def _fire_own(self, entries: list[tuple[Player, Skill, TriggerDef]], variables: dict[str, Any]) -> None:
+    def _fire_own(self, entries: list[tuple[Player, Skill, TriggerDef]], variables: dict[str, Any],
+                  leaving: bool = False) -> None:
         remaining = list(entries)
         while remaining:
-            ready = [(e, ctx) for e in remaining if (ctx := self._ready(e, variables)) is not None]
+            ready = [(e, ctx) for e in remaining if (ctx := self._ready(e, variables, leaving)) is not None]
             if not ready:
                 return
             first_class = [r for r in ready if bool(r[0][1].slot) == bool(ready[0][0][1].slot)]
@@ -285,12 +296,14 @@ class Game:
                 self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
                 self.run_block(trig.body, ctx)
 
-    def _ready(self, entry: tuple[Player, Skill, TriggerDef], variables: dict[str, Any]) -> Ctx | None:
+    def _ready(self, entry: tuple[Player, Skill, TriggerDef], variables: dict[str, Any],
+               leaving: bool = False) -> Ctx | None:
         """The context to fire a trigger in, or None when it cannot fire now."""
         p, skill, trig = entry
         if not p.alive:
             return None
-        if skill.slot and (p.equips.get(skill.slot) is None or p.equips[skill.slot].kind.skill is not skill):
+        if skill.slot and not leaving and (
+                p.equips.get(skill.slot) is None or p.equips[skill.slot].kind.skill is not skill):
             return None
         if skill.slot == "armor" and self.armor_ignored(p):
             return None
@@ -348,7 +361,12 @@ class Game:
         lost_from, loser = src
         if loser is not None and lost_from in ("hand", "equip") and loser.alive and not (
                 loser is owner and zone == lost_from):
-            self.open_window("cards_lost", {"move": Move(loser, lost_from, card)})
+            variables = {"move": Move(loser, lost_from, card)}
+            own = card.kind.skill
+            if lost_from == "equip" and own is not None and own.triggers.get("cards_lost"):
+                # a card's own skill hears the move that takes it out of the equipment area
+                self._fire_own([(loser, own, t) for t in own.triggers["cards_lost"]], variables, leaving=True)
+            self.open_window("cards_lost", variables)
 
     def _place(self, card: Card, zone: str, owner: Player | None) -> None:
         if zone not in ("judge", "processing"):
@@ -436,7 +454,6 @@ class Game:
         return self.ask(chooser, "pick_card", f"選擇{owner.label()}的一張牌", options).value
 
     def pick_from(self, chooser: Player, cards: list[Card]) -> Card | None:
-        cards = [c for c in cards if c in self.processing]
         if not cards:
             return None
         return self.ask(chooser, "pick_card", "選擇一張牌", [Option(c.label(), c) for c in cards]).value
@@ -498,24 +515,48 @@ class Game:
         if not target.alive:
             return
         d = Damage(source, target, amount, nature, card, chained)
+        d.use = self.use_stack[-1] if card is not None and self.use_stack else None
         variables = {"damage": d}
-        if source is not None:
+        if source is not None and not chained:  # transmitted damage keeps the source's amount
             self.open_window("causing_damage", variables)
+        base = d.amount  # what chain transmission passes on: after the source's window only
         if not d.prevented and d.amount > 0:
             self.open_window("taking_damage", variables)
         if d.prevented or d.amount <= 0:
             self.log(f"對{target.label()}的傷害被防止")
             return
+        transmits = d.nature != "normal" and target.chained and not chained
         target.hp -= d.amount
         dealt = f"{source.label()}對{target.label()}造成" if source else f"{target.label()}受到"
         self.log(f"{dealt}{d.amount}點{NATURE_ZH[d.nature]}傷害（體力{target.hp}/{target.max_hp}）")
+        if d.nature != "normal" and target.chained:
+            target.chained = False  # 傷害結算結束: a chained victim of nature damage is unchained
+            self.log(f"{target.label()}解除連環狀態")
+        ended: TurnEnded | None = None
         if target.hp <= 0:
-            self.enter_dying(target, d)
-        if source is not None and source.alive:
-            self.open_window("caused_damage", variables)
-        if target.alive:
-            self.open_window("damaged", variables)
-        self.open_window("damage_end", variables)
+            try:
+                self.enter_dying(target, d)
+            except TurnEnded as stop:  # the current player died; the chain still passes on
+                ended = stop
+        if ended is None:
+            if source is not None and source.alive:
+                self.open_window("caused_damage", variables)
+            if target.alive:
+                self.open_window("damaged", variables)
+            self.open_window("damage_end", variables)
+        if transmits:
+            self.transmit(d, base)
+        if ended is not None:
+            raise ended
+
+    def transmit(self, d: Damage, amount: int) -> None:
+        """Chain transmission: every other chained player, in seat order from the current
+        player, takes damage of the same source, nature and amount (the amount as the source
+        dealt it), even if the first victim died; it is not transmitted again."""
+        for p in self.seat_order():
+            if p.chained and p is not d.target:
+                self.log(f"連環傳導至{p.label()}")
+                self.damage(p, amount, d.nature, d.source, d.card, chained=True)
 
     def recover(self, player: Player, amount: int, source: Player | None = None,
                 card: UsedCard | None = None) -> None:
@@ -751,7 +792,7 @@ class Game:
             return False
         if not ignore_limit:
             limit = self.use_limit(p, kind)
-            if limit is not None and p.used.get(kind.name, 0) >= limit:
+            if limit is not None and p.used.get(kind.rule_name, 0) >= limit:
                 return False
         return kind.is_equip or bool(self.legal_targets(p, mode.target, card))
 
@@ -792,7 +833,7 @@ class Game:
         if rule.kind == "self":
             return [user]
         chosen = [self.ask(user, "target", f"選擇{card.label()}的目標", [Option(p.label(), p) for p in candidates]).value]
-        extra = self.extra_targets(user, card)
+        extra = self.extra_targets(user, card) + kind.targets - 1
         while extra > 0:
             rest = [p for p in candidates if p not in chosen]
             if not rest:
@@ -824,12 +865,12 @@ class Game:
         named = "".join(f"，{titles.get(var, var)}：{p.label()}" for var, p in extra.items() if isinstance(p, Player))
         self.log(f"{user.label()}使用{card.label()}" + (f"，目標：{to_whom}" if to_whom else "") + named)
         if context == "play":
-            user.used[kind.name] = user.used.get(kind.name, 0) + 1
-            if kind.limit is not None and user.used[kind.name] > kind.limit:
+            user.used[kind.rule_name] = user.used.get(kind.rule_name, 0) + 1
+            if kind.limit is not None and user.used[kind.rule_name] > kind.limit:
                 for m in self.modifiers(user, "limit"):
                     if m.matches is None or m.matches(card):
                         self.fired[m.skill] = self.fired.get(m.skill, 0) + 1
-        user.turn_cards.append(kind.name)
+        user.turn_cards.append(kind.rule_name)
         if kind.is_equip:
             self.equip(user, card)
             return use
@@ -1017,7 +1058,7 @@ class Game:
     def _answer(self, player: Player, card: UsedCard, mode: str, responded: Use | None,
                 on: Player | None) -> bool:
         if mode == "play":
-            player.turn_cards.append(card.kind.name)
+            player.turn_cards.append(card.kind.rule_name)
             self.log(f"{player.label()}打出{card.label()}")
             self.to_processing(card.subcards)
             self.open_window("played", {"use": None, "card": card, "user": player, "target": None})
@@ -1224,7 +1265,7 @@ class Game:
         raise RulesError(f"more than {MAX_ACTIONS_PER_PHASE} actions in one play phase")
 
     def play_options(self, player: Player) -> list[Option]:
-        options = []
+        options = [Option(f"重鑄{c.label()}", ("recast", c)) for c in player.hand if c.kind.recast]
         for skill in self.skills_of(player):
             for act in skill.actives:
                 if act.once and player.used.get(ACTIVE_KEY + skill.name, 0) >= 1:
@@ -1237,6 +1278,11 @@ class Game:
         return options
 
     def play_action(self, player: Player, kind: Any, subcards: Any) -> None:
+        if kind == "recast":  # 重鑄: into the discard pile, then draw; not a use
+            self.log(f"{player.label()}重鑄{subcards.label()}")
+            self.place(subcards, "discard")
+            self.draw(player, subcards.kind.recast)
+            return
         if kind == "active":
             skill, act = subcards
             player.used[ACTIVE_KEY + skill.name] = player.used.get(ACTIVE_KEY + skill.name, 0) + 1

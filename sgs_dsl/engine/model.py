@@ -97,6 +97,7 @@ class Player:
     role: str = ""
     kingdom: str = ""
     alive: bool = True
+    chained: bool = False  # 連環狀態
     dying: bool = False
     hand: list[Card] = attrs.field(factory=list)
     equips: dict[str, Card] = attrs.field(factory=dict)
@@ -144,8 +145,9 @@ class Damage:
     amount: int
     nature: str
     card: UsedCard | None
-    chained: bool = False
+    chained: bool = False  # arrived by chain transmission
     prevented: bool = False
+    use: Use | None = None  # the use whose card dealt it
 
 
 @attrs.define(slots=True, eq=False)
