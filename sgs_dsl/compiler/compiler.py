@@ -131,7 +131,7 @@ class Compiler:
             for m in skill_members:
                 if not isinstance(m, ast.Trigger):
                     self.error(m.span, "only equipment cards may carry modifiers, view-as, active or forbid",
-                               "a basic card or trick may carry triggers: rules every player follows (酒)")
+                               "a basic card or trick may carry triggers: rules every player follows")
             skill_members = [m for m in skill_members if isinstance(m, ast.Trigger)]
         if skill_members:
             kind.skill = self.skill_body(kind.name, kind.id, kind.text, (), skill_members, node.span)

@@ -163,8 +163,8 @@ _CARD_PROP_DOCS = {
     "limit": "how many times it may be used per play phase",
     "distance": "the greatest distance to a target (e.g. 1)",
     "nature": "the card's nature: normal, fire or thunder",
-    "like": "this card is a kind of another (火殺 is a 殺): it is that card for limits and answers, and takes its uses and blocks unless it says its own",
-    "targets": "how many targets a `one` / `one other` use may choose (鐵索連環: 2)",
+    "like": "this card is a kind of another: it is that card for limits and answers, and takes its uses and blocks unless it says its own",
+    "targets": "how many targets a `one` / `one other` use may choose (default 1)",
     "recast": "it may be recast (重鑄) in the play phase: into the discard pile, then draw this many",
 }
 _TARGET_DOCS = {
