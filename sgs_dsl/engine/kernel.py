@@ -83,6 +83,7 @@ class Game:
         self.crediting: set[str] | None = None
         self.judge_as: dict[int, CardKind] = {}
         self._rules: tuple[Skill, ...] | None = None
+        self._skills: dict[int, list[Skill]] = {}  # seat -> skills, until changed_skills()
         self.set_aside: frozenset[int] = frozenset()  # equipped cards being converted right now  # judge-area cards used as another trick  # skills that shaped the choice being made  # whose delayed trick is being judged
 
     # ------------------------------------------------------------ log and questions
@@ -156,13 +157,15 @@ class Game:
     def skills_of(self, p: Player, suppressed: bool = False) -> list[Skill]:
         """Hero skills, then the skills of equipped cards; an ignored armour's skill only
         when `suppressed` is asked for (the window index holds it, and checks at firing)."""
-        skills = [s for s in p.skills if "lord" not in s.tags or p.role == "lord"]
-        for slot, card in p.equips.items():
-            skill = card.kind.skill
-            if skill is not None and (suppressed or not (slot == "armor" and self.armor_ignored(p))):
-                skills.append(skill)
-        skills.extend(self.rule_skills())
-        return skills
+        skills = self._skills.get(p.seat)
+        if skills is None:  # rebuilt after changed_skills(): equipment moved, a player died
+            skills = [s for s in p.skills if "lord" not in s.tags or p.role == "lord"]
+            skills += [c.kind.skill for c in p.equips.values() if c.kind.skill is not None]
+            skills += self.rule_skills()
+            self._skills[p.seat] = skills
+        if suppressed or not self.use_stack or "armor" not in p.equips or not self.armor_ignored(p):
+            return skills
+        return [s for s in skills if s.slot != "armor"]
 
     def rule_skills(self) -> tuple[Skill, ...]:
         """The rules that cards of this game's deck add for everyone (酒's next-殺 bonus)."""
@@ -250,6 +253,7 @@ class Game:
 
     def changed_skills(self) -> None:
         self._listeners = None
+        self._skills.clear()
 
     def open_window(self, window: str, variables: dict[str, Any]) -> None:
         """Poll every trigger on `window`: players from the current one in seat order; for
@@ -1174,6 +1178,7 @@ class Game:
     def play_turn(self, player: Player, start: str | None = None) -> None:
         """A whole turn; with `start`, the turn is taken up at that phase (rulings set a
         table mid-turn): the turn windows before it are not opened again."""
+        self.changed_skills()
         self.current = player
         self.turns += 1
         self.log(f"—— 第{self.turns}回合：{player.label()} ——")
