@@ -533,9 +533,6 @@ class Game:
         target.hp -= d.amount
         dealt = f"{source.label()}對{target.label()}造成" if source else f"{target.label()}受到"
         self.log(f"{dealt}{d.amount}點{NATURE_ZH[d.nature]}傷害（體力{target.hp}/{target.max_hp}）")
-        if d.nature != "normal" and target.chained:
-            target.chained = False  # 傷害結算結束: a chained victim of nature damage is unchained
-            self.log(f"{target.label()}解除連環狀態")
         ended: TurnEnded | None = None
         if target.hp <= 0:
             try:
@@ -548,6 +545,9 @@ class Game:
             if target.alive:
                 self.open_window("damaged", variables)
             self.open_window("damage_end", variables)
+        if d.nature != "normal" and target.chained:
+            target.chained = False  # 傷害結算結束: a chained victim of nature damage is unchained
+            self.log(f"{target.label()}解除連環狀態")
         if transmits:
             self.transmit(d, base)
         if ended is not None:
