@@ -49,3 +49,15 @@ def test_junzheng_games_keep_invariants():
         assert result.violations == []
         natures.update(n for line in result.log for n in ("火焰傷害", "雷電傷害", "連環傳導") if n in line)
     assert natures["火焰傷害"] and natures["雷電傷害"] and natures["連環傳導"]
+
+
+def test_the_custom_hero_example_checks_and_plays():
+    path = Path(__file__).parent.parent / "examples" / "custom_hero.sgs"
+    lib = load_library([path])
+    assert "探雄" in lib.heroes
+    fired = collections.Counter()
+    for i in range(30):
+        result = play_game(lib, "with_tanxiong", 8, derive_seed(3, i))
+        assert result.error is None and result.violations == []
+        fired.update(result.fired)
+    assert fired["探囊"] > 0
