@@ -90,9 +90,9 @@ def skip(ctx: Ctx, player, phase) -> None:
     ctx.game.log(f"{player.label()}將跳過{PHASE_ZH[phase]}階段")
 
 
-def ask_use(ctx: Ctx, player, card, on=None, unlimited=False) -> bool:
+def ask_use(ctx: Ctx, player, card, on=None) -> bool:
     matcher, kind = card
-    return ctx.game.ask_for(player, kind, matcher, "use", on, unlimited)
+    return ctx.game.ask_for(player, kind, matcher, "use", on)
 
 
 def ask_play(ctx: Ctx, player, card, count=1) -> bool:

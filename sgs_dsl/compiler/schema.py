@@ -228,8 +228,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "retrial (改判): the card becomes the judge card, the old judge card goes to the discard pile"),
     Builtin("skip", (P("player", "player"), P("phase", "phase")), {}, "none", "the player skips a phase this turn"),
     Builtin("ask_use", (P("player", "player"), P("card", "pattern")),
-            {"on": ("player?", None), "unlimited": ("bool", False)}, "bool",
-            "ask the player to use a matching card (in answer to the card resolving, or `on:` a target)"),
+            {"on": ("player?", None)}, "bool",
+            "ask the player to use a matching card (in answer to the card resolving, or `on:` a target; "
+            "a use asked for by text never counts against the play-phase limit)"),
     Builtin("ask_play", (P("player", "player"), P("card", "pattern")), {"count": ("int", 1)}, "bool",
             "ask the player to play out (打出) a matching card (`count:` that many, one after another)"),
     Builtin("cancel", (P("use", "use?"),), {}, "none", "cancel (抵消) a card for the target it is resolving on"),

@@ -1020,7 +1020,7 @@ class Game:
 
     # ------------------------------------------------------------ asking for a card
     def ask_for(self, player: Player, kind_name: str, pattern: Any, mode: str,
-                on: Player | None = None, unlimited: bool = False) -> bool:
+                on: Player | None = None) -> bool:
         """Ask `player` to use (mode "use") or play out (mode "play") a card matching pattern.
         Skills on the `asked` window may provide the card first (八卦陣-like effects)."""
         if not player.alive:
@@ -1040,7 +1040,7 @@ class Game:
         for label, k, subcards in self.castable(player, context if context != "play" else "play", pattern):
             options.append(Option(("使用" if mode == "use" else "打出") + label, (k, subcards)))
         if on is not None:
-            options = [o for o in options if self._usable_on(player, o.value[0], on, unlimited)]
+            options = [o for o in options if self._usable_on(player, o.value[0], on)]
         if not options:
             return False
         options.append(Option("不" + ("使用" if mode == "use" else "打出"), None))
@@ -1052,7 +1052,7 @@ class Game:
         subcards = self.resolve_subcards(player, k, subcards)
         return self._answer(player, self.make_card(k, subcards), mode, responded, on)
 
-    def _usable_on(self, player: Player, kind: CardKind, on: Player, unlimited: bool) -> bool:
+    def _usable_on(self, player: Player, kind: CardKind, on: Player) -> bool:
         # A use asked for by a card's text is outside the play-phase limit; the asking text
         # already chose the target, so only its life and the card's own kind matter.
         mode = kind.mode("play")
