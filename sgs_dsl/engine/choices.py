@@ -1,0 +1,118 @@
+"""The choices and moves that skills ask for: players, cards, suits, giving, looking at and
+arranging the deck top, redirecting a use, virtual uses, and marks."""
+
+from __future__ import annotations
+
+from .decisions import Option
+from .model import (
+    SUIT_ZH,
+    Card,
+    Player,
+    Use,
+    UsedCard,
+)
+from .using import UNCOUNTERABLE, use_mode
+from .zones import FROM_DECK
+
+
+class ChoicesMixin:
+    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+
+    # ------------------------------------------------------------ choices and moves skills ask for
+    def clear_marks(self, until: str) -> None:
+        for p in self.players:
+            for key in [k for k, u in p.mark_until.items() if u == until or (until == "turn" and u == "phase")]:
+                p.marks.pop(key, None)
+                p.mark_until.pop(key, None)
+
+    def choose_players(self, chooser: Player, candidates: list[Player], least: int, most: int,
+                       prompt: str = "") -> list[Player]:
+        chosen: list[Player] = []
+        while len(chosen) < most:
+            rest = [p for p in candidates if p not in chosen and p.alive]
+            if not rest:
+                break
+            options = [Option(p.label(), p) for p in rest]
+            if len(chosen) >= least:
+                options.append(Option("完成", None))
+            pick = self.ask(chooser, "target", prompt or f"選擇角色（{len(chosen) + 1}）", options).value
+            if pick is None:
+                break
+            chosen.append(pick)
+        return chosen
+
+    def choose_own_cards(self, chooser: Player, zone: str, least: int, most: int) -> list[Card]:
+        chosen: list[Card] = []
+        while len(chosen) < most:
+            rest = [c for c in self.zone_cards(chooser, zone) if c not in chosen]
+            if not rest:
+                break
+            options = [Option(c.label(), c) for c in rest]
+            if len(chosen) >= least:
+                options.append(Option("完成", None))
+            pick = self.ask(chooser, "pick_card", f"選擇牌（{len(chosen) + 1}）", options).value
+            if pick is None:
+                break
+            chosen.append(pick)
+        return chosen
+
+    def choose_suit(self, chooser: Player) -> str:
+        options = [Option(SUIT_ZH[s], s) for s in ("spade", "heart", "club", "diamond")]
+        suit = self.ask(chooser, "suit", "選擇一種花色", options).value
+        self.log(f"{chooser.label()}選擇了{SUIT_ZH[suit]}")
+        return suit
+
+    def give(self, giver: Player, receiver: Player, cards: list[Card]) -> None:
+        if not cards or not receiver.alive:
+            return
+        self.log(f"{giver.label()}將{len(cards)}張牌交給{receiver.label()}")
+        self.to_hand(receiver, cards)
+
+    def look(self, player: Player, n: int) -> list[Card]:
+        cards = []
+        for _ in range(max(0, n)):
+            card = self.draw_top()
+            self.place(card, "processing", source=FROM_DECK)
+            cards.append(card)
+        self.log(f"{player.label()}觀看牌堆頂的{len(cards)}張牌")
+        return cards
+
+    def arrange(self, player: Player, n: int) -> None:
+        """The player looks at the top n cards and puts each on the top or the bottom; the
+        cards put on top are in the order chosen, the first chosen on top."""
+        cards = [self.draw_top() for _ in range(max(0, min(n, len(self.deck) + len(self.discard_pile))))]
+        top: list[Card] = []
+        bottom: list[Card] = []
+        rest = list(cards)
+        while rest:
+            card = self.ask(player, "pick_card", "選擇下一張牌", [Option(c.label(), c) for c in rest]).value
+            rest.remove(card)
+            where_to = self.ask(player, "arrange", f"將{card.label()}置於",
+                                [Option("牌堆頂", "top"), Option("牌堆底", "bottom")]).value
+            (top if where_to == "top" else bottom).append(card)
+        self.deck.extend(reversed(top))
+        self.deck[:0] = bottom
+        self.log(f"{player.label()}將{len(top)}張牌置於牌堆頂，{len(bottom)}張牌置於牌堆底")
+
+    def redirect(self, use: Use, old: Player, new: Player) -> None:
+        use.targets = [new if t is old else t for t in use.targets]
+        self.log(f"{use.card.label()}的目標由{old.label()}轉移給{new.label()}")
+
+    def can_use_named(self, p: Player, kind_name: str) -> bool:
+        kind = self.library.cards[kind_name]
+        return self.can_play(p, kind, UsedCard.virtual(kind))
+
+    def choose_named_targets(self, p: Player, kind_name: str) -> list[Player]:
+        kind = self.library.cards[kind_name]
+        card = UsedCard.virtual(kind)
+        return self.choose_targets(p, kind, card, use_mode(kind, "play")) or []
+
+    def use_virtual(self, p: Player, kind_name: str, targets: list[Player], counter: bool, limit: bool) -> bool:
+        """p is treated as using a card of this kind, made of no real card."""
+        targets = [t for t in targets if t.alive]
+        if not p.alive or not targets:
+            return False
+        extra = {} if counter else {UNCOUNTERABLE: True}
+        self.use_card(p, UsedCard.virtual(self.library.cards[kind_name]), targets, "play" if limit else "virtual",
+                      extra=extra)
+        return True

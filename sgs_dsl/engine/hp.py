@@ -1,0 +1,206 @@
+"""Hp, dying and death, and judgement: damage (with chain transmission), recovery, losing
+hp, the rescue round, death with its mode rewards, and the judgement process."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..compiler.defs import CardKind, Ctx
+from .decisions import Option
+from .model import (
+    NATURE_ZH,
+    ROLE_ZH,
+    Card,
+    Damage,
+    Dying,
+    GameOver,
+    Judge,
+    Player,
+    Recover,
+    TurnEnded,
+    UsedCard,
+)
+from .zones import FROM_DECK
+
+
+class HpMixin:
+    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+
+    # ------------------------------------------------------------ hp
+    def damage(self, target: Player, amount: int, nature: str = "normal", source: Player | None = None,
+               card: UsedCard | None = None, chained: bool = False) -> None:
+        if not target.alive:
+            return
+        d = Damage(source, target, amount, nature, card, chained)
+        d.use = self.use_stack[-1] if card is not None and self.use_stack else None
+        variables = {"damage": d}
+        if source is not None and not chained:  # transmitted damage keeps the source's amount
+            self.open_window("causing_damage", variables)
+        base = d.amount  # what chain transmission passes on: after the source's window only
+        if not d.prevented and d.amount > 0:
+            self.open_window("taking_damage", variables)
+        if d.prevented or d.amount <= 0:
+            self.log(f"對{target.label()}的傷害被防止")
+            return
+        transmits = d.nature != "normal" and target.chained and not chained
+        target.hp -= d.amount
+        dealt = f"{source.label()}對{target.label()}造成" if source else f"{target.label()}受到"
+        self.log(f"{dealt}{d.amount}點{NATURE_ZH[d.nature]}傷害（體力{target.hp}/{target.max_hp}）")
+        ended: TurnEnded | None = None
+        if target.hp <= 0:
+            try:
+                self.enter_dying(target, d)
+            except TurnEnded as stop:  # the current player died; the chain still passes on
+                ended = stop
+        if ended is None:
+            if source is not None and source.alive:
+                self.open_window("caused_damage", variables)
+            if target.alive:
+                self.open_window("damaged", variables)
+            self.open_window("damage_end", variables)
+        if d.nature != "normal" and target.chained:
+            target.chained = False  # 傷害結算結束: a chained victim of nature damage is unchained
+            self.log(f"{target.label()}解除連環狀態")
+        if transmits:
+            self.transmit(d, base)
+        if ended is not None:
+            raise ended
+
+    def transmit(self, d: Damage, amount: int) -> None:
+        """Chain transmission: every other chained player, in seat order from the current
+        player, takes damage of the same source, nature and amount (the amount as the source
+        dealt it), even if the first victim died; it is not transmitted again."""
+        for p in self.seat_order():
+            if p.chained and p is not d.target:
+                self.log(f"連環傳導至{p.label()}")
+                self.damage(p, amount, d.nature, d.source, d.card, chained=True)
+
+    def recover(self, player: Player, amount: int, source: Player | None = None,
+                card: UsedCard | None = None) -> None:
+        if not player.alive or amount <= 0:
+            return
+        r = Recover(player, amount, source, card=card)
+        self.open_window("recovering", {"recover": r})
+        gained = min(r.amount, player.max_hp - player.hp)
+        if r.prevented or gained <= 0:
+            return
+        player.hp += gained
+        self.log(f"{player.label()}回復{gained}點體力（體力{player.hp}/{player.max_hp}）")
+        self.open_window("recovered", {"recover": r})
+
+    def lose_hp(self, player: Player, amount: int) -> None:
+        if not player.alive or amount <= 0:
+            return
+        player.hp -= amount
+        self.log(f"{player.label()}失去{amount}點體力（體力{player.hp}/{player.max_hp}）")
+        if player.hp <= 0:
+            self.enter_dying(player, None)
+        if player.alive:
+            self.open_window("lost_hp", {"lose": Recover(player, amount, None)})
+
+    # ------------------------------------------------------------ dying and death
+    def enter_dying(self, player: Player, damage: Damage | None) -> None:
+        player.dying = True
+        self.log(f"{player.label()}進入瀕死狀態")
+        dying = Dying(player, damage)
+        self.open_window("dying", {"dying": dying})
+        for saver in self.seat_order():
+            while player.hp <= 0 and saver.alive and player.alive:
+                if not self.ask_save(saver, player):
+                    break
+            if player.hp > 0:
+                break
+        player.dying = False
+        if player.hp <= 0 and player.alive:
+            killer = damage.source if damage is not None else None
+            self.die(player, killer)
+
+    def ask_save(self, saver: Player, dying: Player) -> bool:
+        options = []
+        for card, kind, subcards in self.castable(saver, "dying"):
+            mode = kind.mode("dying")
+            if self.target_ok(saver, mode.target, dying, self.probe(kind, subcards)):
+                options.append(Option(f"使用{card}", (kind, subcards)))
+        if not options:
+            return False
+        options.append(Option("不使用", None))
+        choice = self.ask(saver, "save", f"{dying.label()}瀕死，是否使用牌救之？", options).value
+        if choice is None:
+            return False
+        kind, subcards = choice
+        subcards = self.resolve_subcards(saver, kind, subcards)
+        self.use_card(saver, self.make_card(kind, subcards), [dying], "dying")
+        return True
+
+    def probe(self, kind: CardKind, subcards: Any) -> UsedCard:
+        """The card a castable option would make, for legality checks before cards are picked."""
+        if subcards and subcards[0] == "view_as":
+            return UsedCard.virtual(kind)
+        return self.make_card(kind, subcards)
+
+    def die(self, player: Player, killer: Player | None) -> None:
+        player.alive = False
+        self.changed_skills()
+        self.log(f"{player.label()}陣亡，身份是{ROLE_ZH.get(player.role, player.role)}")
+        try:
+            self.mode.check_victory(self)
+        except GameOver:
+            self._discard_everything(player)
+            raise
+        self.open_window("death", {"death": Dying(player, None), "killer": killer})
+        self._discard_everything(player)
+        self.mode.after_death(self, player, killer)
+        self.open_window("after_death", {"death": Dying(player, None), "killer": killer})
+        if player is self.current:
+            raise TurnEnded()
+
+    def _discard_everything(self, player: Player) -> None:
+        everything = player.hand + list(player.equips.values()) + player.judge
+        if everything:
+            self.to_discard(everything)
+
+    # ------------------------------------------------------------ judgement
+    def judge(self, player: Player) -> Judge:
+        """Reveal the judge card and let retrials act (判定牌生效前). The result is then fixed
+        and the text that asked for the judgement acts on it (判定牌生效); the after-window
+        and the discard follow when that text's block ends (see `finish_judgements`)."""
+        card = self.draw_top()
+        self.place(card, "processing", source=FROM_DECK)
+        j = Judge(player, card)
+        self.log(f"{player.label()}的判定牌是{card.label()}")
+        self.open_window("judge_before", {"judge": j})
+        self.log(f"{player.label()}的判定結果是{j.card.label()}")
+        if self.pending_judgements:
+            self.pending_judgements[-1].append(j)
+        else:
+            self.finish_judgement(j)
+        return j
+
+    def run_block(self, block: Any, ctx: Ctx) -> Any:
+        """Run a card's or skill's block; judgements it made finish when it ends."""
+        self.pending_judgements.append([])
+        try:
+            result = block(ctx)
+        except BaseException:  # the game or the turn ended: nothing more opens
+            self.pending_judgements.pop()
+            raise
+        for j in self.pending_judgements.pop():
+            self.finish_judgement(j)
+        return result
+
+    def finish_judgement(self, j: Judge) -> None:
+        """判定牌生效後, then the judge card goes to the discard pile unless a skill took it."""
+        self.open_window("judge_after", {"judge": j})
+        if j.card in self.processing:
+            self.to_discard([j.card])
+
+    def replace_judge(self, j: Judge, card: Card) -> None:
+        """Retrial: `card` becomes the judge card; the one it replaces is discarded."""
+        old = j.card
+        zone, owner = self.zone_of(card)
+        who = f"{owner.label()}的" if owner else ""
+        self.place(card, "processing")
+        j.card = card
+        self.log(f"{who}{card.label()}代替{old.label()}成為判定牌")
+        if old in self.processing:
+            self.to_discard([old])

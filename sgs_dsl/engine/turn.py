@@ -1,0 +1,180 @@
+"""The turn: its windows, the six phases and their bodies, and free time in the play phase."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..compiler.defs import CardKind, Ctx
+from .decisions import Option
+from .model import (
+    PHASE_ZH,
+    PHASES,
+    Card,
+    Phase,
+    Player,
+    RulesError,
+    TurnEnded,
+    Use,
+    UsedCard,
+)
+from .using import use_mode
+
+MAX_ACTIONS_PER_PHASE = 300
+END_PLAY = "結束出牌"  # the play-phase option that ends the phase
+ACTIVE_KEY = "skill:"  # Player.used key prefix for a skill's play-phase uses
+
+
+class TurnMixin:
+    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+
+    # ------------------------------------------------------------ the turn
+    def play_turn(self, player: Player, start: str | None = None) -> None:
+        """A whole turn; with `start`, the turn is taken up at that phase (rulings set a
+        table mid-turn): the turn windows before it are not opened again."""
+        self.changed_skills()
+        self.current = player
+        self.turns += 1
+        self.log(f"—— 第{self.turns}回合：{player.label()} ——")
+        turn = Phase("turn", player)
+        player.turn_cards = []
+        if start is None:
+            player.skipped = set()
+        try:
+            if start is None:
+                self.open_window("turn_before", {"turn": turn})
+                self.open_window("turn_start", {"turn": turn})
+            for phase in PHASES[PHASES.index(start or PHASES[0]):]:
+                if not player.alive:
+                    break
+                if phase in player.skipped:
+                    self.log(f"{player.label()}跳過{PHASE_ZH[phase]}階段")
+                    continue
+                self.run_phase(player, phase)
+            self.open_window("turn_end", {"turn": turn})
+        except TurnEnded:
+            pass
+        finally:
+            self.clear_marks("turn")
+            if self.processing:
+                self.to_discard(list(self.processing))
+            self.use_stack.clear()
+            self.depth = 0
+
+    def run_phase(self, player: Player, phase: str) -> None:
+        info = Phase(phase, player)
+        self.open_window("phase_start", {"phase": info})
+        if phase in player.skipped:
+            return
+        try:
+            getattr(self, f"_phase_{phase}")(player, info)
+            self.open_window("phase_end", {"phase": info})
+        finally:
+            self.clear_marks("phase")
+
+    def _phase_prepare(self, player: Player, info: Phase) -> None:
+        pass  # only skills act here (觀星, 洛神): they listen on phase_start
+
+    def _phase_finish(self, player: Player, info: Phase) -> None:
+        pass  # only skills act here (閉月): they listen on phase_start
+
+    def _phase_judge(self, player: Player, info: Phase) -> None:
+        for card in list(reversed(player.judge)):  # last placed first
+            if card not in player.judge or not player.alive:
+                continue
+            self.resolve_delayed(player, card)
+
+    def judged_kind(self, card: Card) -> CardKind:
+        """What a card in a judge area counts as: its own kind, or the trick it was used as."""
+        return self.judge_as.get(card.uid, card.kind)
+
+    def resolve_delayed(self, player: Player, card: Card) -> None:
+        kind = self.judged_kind(card)
+        used = UsedCard.of(card) if kind is card.kind else UsedCard.virtual(kind, (card,))
+        self.log(f"{player.label()}判定區的{used.label()}開始判定")
+        self.place(card, "processing")
+        use = Use(used, player, [player], "delayed")
+        self.use_stack.append(use)
+        previous, self.judged_player = self.judged_player, player
+        try:
+            self.resolve_for_target(use, player, {"use": use, "card": use.card, "user": player})
+        finally:
+            self.judged_player = previous
+            self.use_stack.pop()
+            if card in self.processing:
+                self.to_discard([card])
+
+    def _phase_draw(self, player: Player, info: Phase) -> None:
+        info.count = 2
+        self.open_window("draw_phase", {"phase": info})
+        if info.count > 0:
+            self.draw(player, info.count)
+
+    def _phase_play(self, player: Player, info: Phase) -> None:
+        player.used = {}
+        for _ in range(MAX_ACTIONS_PER_PHASE):
+            if not player.alive or "play" in player.skipped:
+                return
+            options = self.play_options(player)
+            options.append(Option(END_PLAY, None))
+            choice = self.ask(player, "play", "出牌階段：選擇要使用的牌", options).value
+            if choice is None:
+                return
+            self.play_action(player, *choice)
+        raise RulesError(f"more than {MAX_ACTIONS_PER_PHASE} actions in one play phase")
+
+    def play_options(self, player: Player) -> list[Option]:
+        options = [Option(f"重鑄{c.label()}", ("recast", c)) for c in player.hand if c.kind.recast]
+        for skill in self.skills_of(player):
+            for act in skill.actives:
+                if act.once and player.used.get(ACTIVE_KEY + skill.name, 0) >= 1:
+                    continue
+                if act.cond is None or act.cond(Ctx(self, {"you": player})):
+                    options.append(Option(f"發動【{skill.name}】", ("active", (skill, act))))
+        for label, kind, subcards in self.castable(player, "play"):
+            if self.can_play(player, kind, self.probe(kind, subcards)):
+                options.append(Option(label, (kind, subcards)))
+        return options
+
+    def play_action(self, player: Player, kind: Any, subcards: Any) -> None:
+        if kind == "recast":  # 重鑄: into the discard pile, then draw; not a use
+            self.log(f"{player.label()}重鑄{subcards.label()}")
+            self.place(subcards, "discard")
+            self.draw(player, subcards.kind.recast)
+            return
+        if kind == "active":
+            skill, act = subcards
+            player.used[ACTIVE_KEY + skill.name] = player.used.get(ACTIVE_KEY + skill.name, 0) + 1
+            self.log(f"{player.label()}發動【{skill.name}】")
+            self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
+            self.run_block(act.body, Ctx(self, {"you": player}))
+            return
+        subcards = self.resolve_subcards(player, kind, subcards)
+        card = self.make_card(kind, subcards)
+        targets = self.choose_targets(player, kind, card, use_mode(kind, "play"))
+        if not targets:
+            return
+        extra = self.choose_extra(player, card, targets) if kind.choose else {}
+        if extra is None:
+            return
+        self.use_card(player, card, targets, "play", extra=extra)
+
+    def choose_extra(self, user: Player, card: UsedCard, targets: list[Player]) -> dict[str, Player] | None:
+        """The players a card's `choose` clauses name, picked with the targets (選擇目標時).
+        Their rule may name the card's target (e.g. "in the target's range")."""
+        chosen: dict[str, Player] = {}
+        for var, rule, title in card.kind.choose:
+            candidates = [p for p in self.seat_order(user)
+                          if targets and self.target_ok(user, rule, p, card, extra={"target": targets[0]})]
+            if not candidates:
+                return None
+            chosen[var] = self.ask(user, "target", f"選擇{title}", [Option(p.label(), p) for p in candidates]).value
+        return chosen
+
+    def _phase_discard(self, player: Player, info: Phase) -> None:
+        limit = max(0, player.hp) + self.modifier_total(player, "hand_limit")
+        excess = len(player.hand) - limit
+        if excess > 0:
+            self.discard_cards(player, excess, "hand")
+
+
+FROM_DECK: tuple[str, None] = ("deck", None)

@@ -1,0 +1,418 @@
+"""Using a card and answering: which cards and conversions are castable, legal targets,
+the use process window by window, counters (無懈可擊-like cards), asking for a card."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..compiler.defs import CardKind, Ctx, TargetRule, UseMode
+from .decisions import Option
+from .model import (
+    SLOT_ZH,
+    Asked,
+    Card,
+    Player,
+    RulesError,
+    Use,
+    UsedCard,
+)
+
+MAX_DEPTH = 60
+UNCOUNTERABLE = "_uncounterable"  # Use.vars flag: no card may counter this use
+# Equipment is used in the play phase on oneself (seed 000 裝備牌): a rule of the game, not of
+# any card's text, so a card that says nothing about its use still has this mode.
+EQUIP_USE = UseMode("play", TargetRule("self", None))
+
+
+def use_mode(kind: CardKind, context: str) -> UseMode | None:
+    mode = kind.mode(context)
+    if mode is None and context == "play" and kind.is_equip:
+        return EQUIP_USE
+    return mode
+
+
+class UsingMixin:
+    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+
+    # ------------------------------------------------------------ which cards can be used
+    def make_card(self, kind: CardKind, subcards: tuple[Card, ...]) -> UsedCard:
+        if len(subcards) == 1 and subcards[0].kind is kind:
+            return UsedCard.of(subcards[0])
+        return UsedCard.virtual(kind, subcards)
+
+    def castable(self, p: Player, context: str, pattern: Any = None):
+        """(label, kind, subcards) for each way p could produce a card usable in `context`:
+        a real hand card, or a view-as skill's conversion (offered once; cards picked later)."""
+        playing_out = context == "play_response"  # 打出 needs no use clause, only a match
+        seen = set()
+        for c in p.hand:
+            if not playing_out and use_mode(c.kind, context) is None:
+                continue
+            if pattern is not None and not pattern(UsedCard.of(c)):
+                continue
+            yield c.label(), c.kind, (c,)
+        for skill in self.skills_of(p):
+            for va in skill.view_as:
+                kind = self.library.cards[va.kind_name]
+                if not playing_out and use_mode(kind, context) is None:
+                    continue
+                if ("play" if playing_out else "use") not in va.modes:
+                    continue
+                if va.cond is not None and not va.cond(Ctx(self, {"you": p})):
+                    continue
+                pool = [c for c in self.zone_cards(p, va.zone) if va.matches(UsedCard.of(c))]
+                if len(pool) < va.count:
+                    continue
+                if pattern is not None and not pattern(UsedCard.virtual(kind, tuple(pool[:va.count]))):
+                    continue
+                key = (skill.name, kind.name)
+                if key in seen:
+                    continue
+                seen.add(key)
+                yield f"【{skill.name}】視為【{kind.name}】", kind, ("view_as", va)
+
+    def resolve_subcards(self, p: Player, kind: CardKind, subcards) -> tuple[Card, ...]:
+        """A view-as choice becomes real cards: the player picks them one by one."""
+        if not subcards or subcards[0] != "view_as":
+            return subcards
+        va = subcards[1]
+        chosen: list[Card] = []
+        for _ in range(va.count):
+            pool = [c for c in self.zone_cards(p, va.zone) if va.matches(UsedCard.of(c)) and c not in chosen]
+            chosen.append(self.ask(p, "pick_card", f"選擇當【{kind.name}】的牌", [Option(c.label(), c) for c in pool]).value)
+        self.log(f"{p.label()}發動【{va.skill}】")
+        self.fired[va.skill] = self.fired.get(va.skill, 0) + 1
+        return tuple(chosen)
+
+    def target_ok(self, user: Player, rule: TargetRule | None, target: Player, card: UsedCard,
+                  kind: CardKind | None = None, distance: bool = True, extra: dict | None = None) -> bool:
+        if rule is None or not target.alive:
+            return False
+        k = rule.kind
+        if k == "self" and target is not user:
+            return False
+        if k in ("one_other", "all_others") and target is user:
+            return False
+        if k == "dying" and not target.dying:
+            return False
+        kind = kind or card.kind
+        if kind.type == "delayed" and any(self.judged_kind(c) is kind for c in target.judge):
+            return False
+        if distance and kind.distance is not None and target is not user:
+            limit = kind.distance + self.modifier_total(user, "trick_distance")
+            if self.distance(user, target) > limit and not self.unlimited(user, "trick_distance"):
+                return False
+        if self.forbidden(target, "target", card, user):
+            return False
+        if rule.cond is not None:
+            ctx = Ctx(self, {"user": user, "it": target, "card": card, "you": user, **(extra or {})})
+            if not rule.cond(ctx):
+                return False
+        return True
+
+    def forbidden(self, p: Player, kind: str, card: UsedCard, user: Player) -> bool:
+        """A `forbid` of p's skills stops this (p cannot be targeted by / use the card)."""
+        for skill in self.skills_of(p):
+            for f in skill.forbids:
+                if f.kind == kind and f.matches(card) and (
+                        f.cond is None or f.cond(Ctx(self, {"you": p, "user": user, "card": card}))):
+                    self.credit(f.skill)
+                    return True
+        return False
+
+    def unlimited(self, p: Player, name: str) -> bool:
+        """A modifier `name = unlimited` of p's skills applies."""
+        for m in self.modifiers(p, name):
+            if m.op == "=" and m.value(Ctx(self, {"you": p})) is None and (
+                    m.cond is None or m.cond(Ctx(self, {"you": p}))):
+                self.credit(m.skill)
+                return True
+        return False
+
+    def legal_targets(self, user: Player, rule: TargetRule, card: UsedCard) -> list[Player]:
+        return [p for p in self.seat_order(user) if self.target_ok(user, rule, p, card)]
+
+    def can_play(self, p: Player, kind: CardKind, card: UsedCard, ignore_limit: bool = False) -> bool:
+        mode = use_mode(kind, "play")
+        if mode is None:
+            return False
+        if not ignore_limit:
+            limit = self.use_limit(p, kind)
+            if limit is not None and p.used.get(kind.rule_name, 0) >= limit:
+                return False
+        return kind.is_equip or bool(self.legal_targets(p, mode.target, card))
+
+    # ------------------------------------------------------------ using a card
+    def choose_targets(self, user: Player, kind: CardKind, card: UsedCard, mode: UseMode,
+                       forced: Player | None = None) -> list[Player] | None:
+        """Targets for a use that is really being made; the modifiers and forbids that
+        shaped the candidates are credited as fired."""
+        self.crediting = set()
+        try:
+            return self._choose_targets(user, kind, card, mode, forced)
+        finally:
+            for skill in sorted(self.crediting):
+                self.fired[skill] = self.fired.get(skill, 0) + 1
+            self.crediting = None
+
+    def _choose_targets(self, user: Player, kind: CardKind, card: UsedCard, mode: UseMode,
+                        forced: Player | None = None) -> list[Player] | None:
+        rule = mode.target
+        if kind.is_equip or rule is None:
+            return [user]
+        # the cards a converted card is made of no longer count for its distance and range
+        self.set_aside = frozenset(c.uid for c in card.subcards if c.kind is not kind)
+        try:
+            return self._pick_targets(user, kind, card, rule, forced)
+        finally:
+            self.set_aside = frozenset()
+
+    def _pick_targets(self, user: Player, kind: CardKind, card: UsedCard, rule: TargetRule,
+                      forced: Player | None) -> list[Player] | None:
+        if rule.kind in ("all", "all_others"):
+            return self.legal_targets(user, rule, card)
+        if forced is not None:
+            return [forced] if self.target_ok(user, rule, forced, card, distance=False) else None
+        candidates = self.legal_targets(user, rule, card)
+        if not candidates:
+            return None
+        if rule.kind == "self":
+            return [user]
+        chosen = [self.ask(user, "target", f"選擇{card.label()}的目標", [Option(p.label(), p) for p in candidates]).value]
+        extra = self.extra_targets(user, card) + kind.targets - 1
+        while extra > 0:
+            rest = [p for p in candidates if p not in chosen]
+            if not rest:
+                break
+            pick = self.ask(user, "target", "選擇額外的目標", [Option(p.label(), p) for p in rest] + [Option("完成", None)]).value
+            if pick is None:
+                break
+            chosen.append(pick)
+            extra -= 1
+        return chosen
+
+    def use_card(self, user: Player, card: UsedCard, targets: list[Player], context: str,
+                 responded: Use | None = None, extra: dict[str, Any] | None = None) -> Use:
+        """The whole process of using a card (使用), per DESIGN.md "Timing"."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise RulesError("resolution nested too deeply (a runaway chain of uses)")
+        try:
+            return self._use(user, card, targets, context, responded, extra or {})
+        finally:
+            self.depth -= 1
+
+    def _use(self, user, card, targets, context, responded, extra) -> Use:
+        kind: CardKind = card.kind
+        use = Use(card, user, list(targets), context, responded)
+        use.vars.update(extra)
+        to_whom = "、".join(t.label() for t in targets)
+        titles = {var: title for var, _, title in kind.choose}
+        named = "".join(f"，{titles.get(var, var)}：{p.label()}" for var, p in extra.items() if isinstance(p, Player))
+        self.log(f"{user.label()}使用{card.label()}" + (f"，目標：{to_whom}" if to_whom else "") + named)
+        if context == "play":
+            user.used[kind.rule_name] = user.used.get(kind.rule_name, 0) + 1
+            if kind.limit is not None and user.used[kind.rule_name] > kind.limit:
+                for m in self.modifiers(user, "limit"):
+                    if m.matches is None or m.matches(card):
+                        self.fired[m.skill] = self.fired.get(m.skill, 0) + 1
+        user.turn_cards.append(kind.rule_name)
+        if kind.is_equip:
+            self.equip(user, card)
+            return use
+        if kind.type == "delayed":
+            target = targets[0]
+            for c in card.subcards:
+                self.place(c, "judge", target)
+                if c.kind is not kind:  # a converted card lies there as the trick it was used as
+                    self.judge_as[c.uid] = kind
+            return use
+        self.to_processing(card.subcards)
+        self.use_stack.append(use)
+        try:
+            self._resolve_use(use)
+        finally:
+            self.use_stack.pop()
+            leftovers = [c for c in card.subcards if c in self.processing] + [
+                c for c in use.vars.get("_revealed", ()) if c in self.processing]
+            if leftovers:
+                self.to_discard(leftovers)
+        return use
+
+    def _resolve_use(self, use: Use) -> None:
+        kind = use.card.kind
+        base = {"use": use, "card": use.card, "user": use.user}
+        self.open_window("using", {**base, "target": None})
+        for window in ("specifying", "targeted", "after_specify", "after_targeted"):
+            for t in list(use.targets):
+                self.open_window(window, {**base, "target": t})
+        if use.responded is None and not use.targets:
+            return
+        if kind.choose and not all(var in use.vars for var, _, _ in kind.choose):
+            chosen = self.choose_extra(use.user, use.card, use.targets)
+            if chosen is None:
+                return
+            use.vars.update(chosen)
+        prepare = kind.blocks.get("prepare")
+        if prepare is not None:
+            self.run_block(prepare, Ctx(self, {**base, "target": None}))
+        order = [p for p in self.seat_order() if p in use.targets] if use.targets else [None]
+        if use.targets and len(use.targets) != len(set(map(id, use.targets))):
+            order = sorted(use.targets, key=lambda p: (p.seat - self.current.seat) % len(self.players))
+        for target in order:
+            if target is not None and not target.alive:
+                continue
+            self.resolve_for_target(use, target, base)
+        finish = kind.blocks.get("finish")
+        if finish is not None:
+            self.run_block(finish, Ctx(self, {**base, "target": None}))
+        self.open_window("use_end", {**base, "target": None})
+
+    def resolve_for_target(self, use: Use, target: Player | None, base: dict[str, Any]) -> None:
+        kind = use.card.kind
+        use.current = target
+        key = use.key(target)
+        variables = {**base, "target": target, "responded": use.responded}
+        ctx = Ctx(self, variables)
+        self.open_window("effect_start", variables)
+        if key in use.invalid:
+            self.log(f"{use.card.label()}對{target.label() if target else ''}無效")
+            return
+        # 生效前: its triggers, then the responses (the card's `respond` block, then the
+        # cards that counter it, polled in seat order)
+        self.open_window("before_effect", variables)
+        respond = kind.blocks.get("respond")
+        if respond is not None and key not in use.cancelled:
+            self.run_block(respond, ctx)
+        if key not in use.cancelled:
+            self.poll_counters(use)
+        if key in use.cancelled:
+            self.log(f"{use.card.label()}被抵消")
+            self.open_window("cancelled", variables)
+            if key in use.cancelled:
+                nullified = kind.blocks.get("nullified")
+                if nullified is not None:
+                    self.run_block(nullified, ctx)
+                return
+        if target is not None and not target.alive:
+            return
+        self.open_window("on_effect", variables)
+        effect = kind.blocks.get("effect")
+        if effect is not None:
+            self.run_block(effect, ctx)
+        self.open_window("effect_end", variables)
+
+    def poll_counters(self, use: Use) -> None:
+        """Before a card takes effect, players in seat order may use a card that counters it
+        (a `use counter` card), which may itself be countered. While the card still stands,
+        the asking goes round again, until a whole round passes with no counter."""
+        if use.vars.get(UNCOUNTERABLE) or not any(k.mode("counter").counter(use.card) for k in self.counter_kinds):
+            return
+        key = use.key(use.current)
+        while key not in use.cancelled:
+            if not self._counter_round(use):
+                return
+
+    def _counter_round(self, use: Use) -> bool:
+        """One round of asking in seat order; True when someone used a counter."""
+        target = f"對{use.current.label()}" if use.current else ""
+        for p in self.seat_order():
+            options = [Option(f"使用{label}", (kind, subcards))
+                       for label, kind, subcards in self.castable(p, "counter")
+                       if kind.mode("counter").counter(use.card)]
+            if not options:
+                continue
+            options.append(Option("不使用", None))
+            choice = self.ask(p, "counter", f"是否抵消{use.card.label()}{target}的效果？", options).value
+            if choice is None:
+                continue
+            kind, subcards = choice
+            subcards = self.resolve_subcards(p, kind, subcards)
+            self.use_card(p, self.make_card(kind, subcards), [], "counter", responded=use)
+            return True
+        return False
+
+    def equip(self, user: Player, card: UsedCard) -> None:
+        real = card.subcards[0]
+        slot = real.kind.type
+        old = user.equips.get(slot)
+        if old is not None:
+            self.log(f"{old.label()}被替換，置入棄牌堆")
+            self.to_discard([old])
+        self.place(real, "equip", user)
+        self.changed_skills()
+        self.log(f"{user.label()}裝備{real.label()}（{SLOT_ZH[slot]}）")
+
+    def pass_on(self, card: Card) -> None:
+        """A delayed trick moves to the next player who can take it (閃電's rule, as text)."""
+        zone, owner = self.zone_of(card)
+        holder = owner if owner is not None else self.judged_player
+        p = holder
+        for _ in range(len(self.players)):
+            p = self.next_alive(p)
+            if p is holder:
+                break
+            if not any(self.judged_kind(c) is self.judged_kind(card) for c in p.judge):
+                self.place(card, "judge", p)
+                self.log(f"{card.label()}移至{p.label()}的判定區")
+                return
+        if zone != "judge":
+            self.place(card, "judge", holder)
+            self.log(f"{card.label()}留在{holder.label()}的判定區")
+
+    # ------------------------------------------------------------ asking for a card
+    def ask_for(self, player: Player, kind_name: str, pattern: Any, mode: str,
+                on: Player | None = None) -> bool:
+        """Ask `player` to use (mode "use") or play out (mode "play") a card matching pattern.
+        Skills on the `asked` window may provide the card first (八卦陣-like effects)."""
+        if not player.alive:
+            return False
+        kind = self.library.cards[kind_name]
+        asked = Asked(player, UsedCard.virtual(kind), pattern, mode)
+        responded = self.use_stack[-1] if self.use_stack else None
+        if on is None and responded is not None and player.seat in responded.no_response:
+            self.log(f"{player.label()}不能響應{responded.card.label()}")
+            return False
+        if on is None:
+            self.open_window("asked", {"asked": asked, "use": responded, "target": player})
+            if asked.provided is not None:
+                return self._answer(player, asked.provided, mode, responded, None)
+        context = "play_response" if mode == "play" else ("play" if on is not None else "respond")
+        options = []
+        for label, k, subcards in self.castable(player, context if context != "play" else "play", pattern):
+            options.append(Option(("使用" if mode == "use" else "打出") + label, (k, subcards)))
+        if on is not None:
+            options = [o for o in options if self._usable_on(player, o.value[0], on)]
+        if not options:
+            return False
+        options.append(Option("不" + ("使用" if mode == "use" else "打出"), None))
+        verb = "使用" if mode == "use" else "打出"
+        choice = self.ask(player, "respond", f"是否{verb}【{kind.name}】？", options).value
+        if choice is None:
+            return False
+        k, subcards = choice
+        subcards = self.resolve_subcards(player, k, subcards)
+        return self._answer(player, self.make_card(k, subcards), mode, responded, on)
+
+    def _usable_on(self, player: Player, kind: CardKind, on: Player) -> bool:
+        # A use asked for by a card's text is outside the play-phase limit; the asking text
+        # already chose the target, so only its life and the card's own kind matter.
+        mode = kind.mode("play")
+        return (mode is not None and mode.target is not None and on.alive and on is not player
+                and not self.forbidden(on, "target", UsedCard.virtual(kind), player))
+
+    def _answer(self, player: Player, card: UsedCard, mode: str, responded: Use | None,
+                on: Player | None) -> bool:
+        if mode == "play":
+            player.turn_cards.append(card.kind.rule_name)
+            self.log(f"{player.label()}打出{card.label()}")
+            self.to_processing(card.subcards)
+            self.open_window("played", {"use": None, "card": card, "user": player, "target": None})
+            leftovers = [c for c in card.subcards if c in self.processing]
+            self.to_discard(leftovers)
+            return True
+        if on is not None:
+            self.use_card(player, card, [on], "respond")
+        else:
+            self.use_card(player, card, [], "respond", responded=responded)
+        return True
