@@ -276,7 +276,8 @@ class Game(ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
             for i in range(times):
                 if i and (not p.alive or (trig.optional and not self.confirm(p, f"再次發動【{skill.name}】？"))):
                     break
-                self.log(f"{p.label()}發動【{skill.name}】")
+                # a card's rule is not a skill anyone invokes: it takes effect
+                self.log(f"【{skill.name}】對{p.label()}生效" if skill.rule else f"{p.label()}發動【{skill.name}】")
                 self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
                 self.run_block(trig.body, ctx)
 
