@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from sgs_dsl.compiler.library import build, check_paths
 from sgs_dsl.resources import data_dir
 from sgs_dsl.syntax.diagnostics import Diagnostic, SgsError
+from sgs_dsl.syntax.source import decode_source
 
 CARDS = data_dir("cards")
 RULESETS = data_dir("rulesets")
@@ -498,10 +499,10 @@ def _assert_sound(d: Diagnostic) -> None:
     rendered = d.render()
     assert rendered.startswith(str(d.span)) and "Traceback" not in rendered
     assert d.message
-    text = Path(d.span.file).read_bytes().decode("utf-8")
+    text = decode_source(Path(d.span.file).read_bytes(), d.span.file)  # CR, CRLF and LF end a line
     lines = text.split("\n")
     assert 1 <= d.span.line <= len(lines), rendered
-    assert d.source_line == lines[d.span.line - 1].removesuffix("\r"), rendered
+    assert d.source_line == lines[d.span.line - 1], rendered
 
 
 def _assert_only_diagnostics(files: list[Path]) -> None:

@@ -13,6 +13,7 @@ from ..engine.model import PHASE_ZH, PHASES, RANK_FACE, SUIT_ZH
 from ..syntax.diagnostics import Diagnostic, SgsError, Span, did_you_mean
 from ..syntax.names import normalize
 from ..syntax.parser import SUITS, parse_tree, source_lines
+from ..syntax.source import clean_text, decode_source, read_bytes
 from .model import CardRef, Check, Ruling, Run, SeatSpec, Step
 
 ROLES = {"lord": "lord", "loyalist": "loyalist", "rebel": "rebel", "renegade": "renegade",
@@ -23,15 +24,12 @@ WINNERS = ("lord", "rebel", "renegade", "draw", "none")
 
 def load_rulings(path: Path | str, library: Any = None) -> list[Ruling]:
     """Every ruling of a file; SgsError listing every problem, located, when it is not right."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise SgsError([Diagnostic(Span(str(path), 1, 1), f"cannot read ruling file: {error}")]) from None
+    text = decode_source(read_bytes(path), str(path))
     return parse_rulings(text, str(path), library)
 
 
 def parse_rulings(text: str, path: str, library: Any = None) -> list[Ruling]:
+    text = clean_text(text)
     tree = parse_tree(text, path, "ruling.lark")
     reader = _Reader(path, source_lines(text), library or load_library())
     rulings = [reader.ruling(node) for node in tree.children]

@@ -7,6 +7,8 @@ from collections.abc import Iterable
 
 import attrs
 
+from ..textsafe import printable
+
 
 @attrs.frozen(slots=True)
 class Span:
@@ -31,22 +33,49 @@ class Diagnostic:
     source_line: str = ""
 
     def render(self) -> str:
-        out = [f"{self.span}: error: {self.message}"]
+        # escaped here, not only when printed, so that the caret lines up with what is shown
+        out = [printable(f"{self.span}: error: {self.message}")]
         if self.source_line:
-            text = self.source_line.rstrip("\n")
-            start = max(0, self.span.column - 1)
-            end = self.span.end_column - 1 if self.span.end_column > self.span.column else start + 1
-            width = max(1, sum(2 if _wide(ch) else 1 for ch in text[start:end]))
-            out.append(f"  {self.span.line:>4} | {text}")
-            out.append("       | " + _pad(text, start) + "^" * width)
+            out.extend(_excerpt(self.source_line.rstrip("\n"), self.span))
         if self.hint:
-            out.append(f"  hint: {self.hint}")
+            out.append(f"  hint: {printable(self.hint)}")
         return "\n".join(out)
 
 
-def _pad(text: str, column: int) -> str:
-    """Spaces up to a column, counting wide (CJK) characters twice so the caret lines up."""
-    return "".join("  " if _wide(ch) else ("\t" if ch == "\t" else " ") for ch in text[:column])
+#: A longer source line is shown as a window around the error.
+_MAX_SHOWN = 200
+_CONTEXT = 80
+#: Longer words are never offered a "did you mean" (nor shown whole in a message).
+LONGEST_NAME = 40
+
+
+def _excerpt(text: str, span: Span) -> list[str]:
+    """The source line (or a window of a long one) and the caret line under the span."""
+    start = max(0, span.column - 1)
+    end = span.end_column - 1 if span.end_column > span.column else start + 1
+    lo, hi = _window(len(text), start, end)
+    before, after = ("..." if lo else ""), ("..." if hi < len(text) else "")
+    shown = before + printable(text[lo:hi], lines=True) + after
+    # wide (CJK) characters and escapes (\u202e for a bidi override) take more than one column
+    pad = " " * len(before) + "".join("\t" if ch == "\t" else " " * _width(ch) for ch in text[lo:start])
+    width = max(1, sum(_width(ch) for ch in text[start:min(end, hi)]))
+    gutter = max(4, len(str(span.line)))
+    return [f"  {span.line:>{gutter}} | {shown}", " " * (gutter + 3) + "| " + pad + "^" * width]
+
+
+def _window(length: int, start: int, end: int) -> tuple[int, int]:
+    """Which characters of a line to show: all of a short line, else some around the span."""
+    if length <= _MAX_SHOWN:
+        return 0, length
+    lo = max(0, start - _CONTEXT)
+    return lo, min(length, max(end, start + 1) + _CONTEXT, lo + _MAX_SHOWN)
+
+
+def _width(ch: str) -> int:
+    if ch == "\t":
+        return 1
+    shown = printable(ch, lines=True)
+    return len(shown) if shown != ch else 2 if _wide(ch) else 1
 
 
 def _wide(ch: str) -> bool:
@@ -72,6 +101,8 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     """'did you mean X?' for the nearest known name, or ''."""
     from .names import normalize  # names in either script compare as one (後 = 后)
 
+    if len(name) > LONGEST_NAME:  # not a typo, and difflib would be slow on it
+        return ""
     by_key: dict[str, str] = {}
     for k in known:
         by_key.setdefault(normalize(k), k)

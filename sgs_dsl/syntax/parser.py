@@ -1,59 +1,192 @@
-"""Text -> AST: the lark LALR parser and a transformer into frozen nodes with spans."""
+"""Text -> AST: the lark LALR parser and a transformer into frozen nodes with spans.
+
+Nothing here recurses per level of the input: LALR parsing is iterative, the transformer is
+lark's non-recursive one, and the nesting check walks the AST with an explicit stack. The
+limits below keep the later, recursive stages (checker, compiler, the compiled closures)
+far from Python's recursion limit; docs/reliability.md lists them.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import functools
+import gc
 import re
+from collections.abc import Iterator
 
 import attrs
 import lark
-from lark import Token, Transformer, v_args
+from lark import Token, Transformer_NonRecursive, v_args
 
 from ..resources import data_dir
 from . import ast
-from .diagnostics import Diagnostic, SgsError, Span, did_you_mean
+from .diagnostics import LONGEST_NAME, Diagnostic, SgsError, Span, did_you_mean
+from .source import clean_text, source_lines
 
 SUITS = {"♠": "spade", "♥": "heart", "♣": "club", "♦": "diamond"}
 
-# How terminals are named in "expected ..." messages.
+#: Blocks, statements and expressions nest at most this deep (the checker and the compiler
+#: recurse per level; they are tested to well beyond it).
+MAX_NESTING = 64
+#: The most digits a number may have (every count in the game is small; Python's int() of
+#: thousands of digits is slow or refused).
+MAX_DIGITS = 18
+
+# How terminals are named in "expected ..." messages; keyword and punctuation terminals are
+# shown as written ('card', '['), never by lark's internal names.
 _TERMINAL_WORDS = {
     "NAME": "a name", "INT": "a number", "STRING": "a quoted text", "FACE": "a card face like ♠7",
-    "SUIT": "a suit (♠ ♥ ♣ ♦)", "SEMICOLON": "';'", "LBRACE": "'{'", "RBRACE": "'}'",
-    "LPAR": "'('", "RPAR": "')'", "COLON": "':'", "COMMA": "','", "DOT": "'.'", "ASSIGNOP": "'=', '+=' or '-='",
-    "COMPOP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*' or '/'", "SIGN": "'+' or '-'",
-    "VBAR": "'|'", "EQUAL": "'='", "MINUS": "'-'", "$END": "the end of the file",
+    "SUIT": "a suit (♠ ♥ ♣ ♦)", "ASSIGNOP": "'=', '+=' or '-='", "COMPOP": "a comparison",
+    "ADDOP": "'+' or '-'", "MULOP": "'*' or '/'", "SIGN": "'+' or '-'", "ZONE": "'hand', 'equip' or 'judge'",
+    "LIFE": "'alive' or 'dead'", "$END": "the end of the file",
 }
+
+
+class _LimitError(Exception):
+    """A token over a front-end limit, raised from inside the lexer."""
+
+    def __init__(self, token: Token, message: str, hint: str):
+        super().__init__(message)
+        self.token, self.message, self.hint = token, message, hint
+
+
+def _check_int(token: Token) -> Token:
+    if len(token) > MAX_DIGITS:
+        raise _LimitError(token, f"a number of {len(token):,} digits; the limit is {MAX_DIGITS} digits",
+                          "numbers in the rules are small counts: hp, cards, distances, turns")
+    return token
 
 
 @functools.lru_cache(maxsize=4)
 def parser(grammar_file: str = "sgs.lark") -> lark.Lark:
     grammar = (data_dir("grammar") / grammar_file).read_text(encoding="utf-8")
-    return lark.Lark(grammar, parser="lalr", strict=True, propagate_positions=True, maybe_placeholders=True)
-
-
-def source_lines(text: str) -> tuple[str, ...]:
-    """Lines as the lexer counts them: only '\\n' ends a line (not '\\f', '\\v' or U+2028)."""
-    lines = tuple(line.removesuffix("\r") for line in text.split("\n"))
-    return lines[:-1] if text.endswith("\n") else lines
+    return lark.Lark(grammar, parser="lalr", strict=True, propagate_positions=True, maybe_placeholders=True,
+                     lexer_callbacks={"INT": _check_int})
 
 
 def parse_tree(text: str, path: str, grammar_file: str = "sgs.lark") -> lark.Tree:
-    """The parse tree of a text in one of the grammars; SgsError on bad syntax."""
+    """The parse tree of a text in one of the grammars; SgsError on bad syntax or a number
+    over the limit. Lines and columns are those of `clean_text(text)`."""
+    text = clean_text(text)
+    _check_brackets(text, path)
     try:
-        return parser(grammar_file).parse(text)
+        with _no_gc():
+            return parser(grammar_file).parse(text)
     except lark.exceptions.UnexpectedInput as error:
-        raise SgsError([_syntax_diagnostic(error, path, source_lines(text))]) from None
+        raise SgsError([_syntax_diagnostic(error, path, source_lines(text), grammar_file)]) from None
+    except _LimitError as error:
+        raise SgsError([_located(path, source_lines(text), error.token, error.message, error.hint)]) from None
 
 
 def parse(text: str, path: str = "<text>") -> ast.Module:
     """Parse one .sgs file; raise SgsError with a located, readable message on bad syntax."""
+    text = clean_text(text)
     tree = parse_tree(text, path)
-    definitions = _ToAst(path).transform(tree)
-    return ast.Module(path=path, definitions=tuple(definitions), lines=source_lines(text))
+    lines = source_lines(text)
+    with _no_gc():
+        definitions = tuple(_ToAst(path).transform(tree))
+    _check_nesting(definitions, path, lines)
+    return ast.Module(path=path, definitions=definitions, lines=lines)
 
 
-def _syntax_diagnostic(error: lark.exceptions.UnexpectedInput, path: str, lines: tuple[str, ...]) -> Diagnostic:
+@contextlib.contextmanager
+def _no_gc() -> Iterator[None]:
+    """Building a tree allocates many objects and frees few: the cyclic collector would only
+    scan them again and again (it doubles the time a big file takes)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _located(path: str, lines: tuple[str, ...], span: Token | Span, message: str, hint: str) -> Diagnostic:
+    if isinstance(span, Token):
+        span = Span(path, span.line, span.column, span.end_column or 0)
+    source = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+    return Diagnostic(span, message, hint, source)
+
+
+# ---------------------------------------------------------------- nesting
+
+_TOO_DEEP = f"nested too deeply: more than {MAX_NESTING} levels of blocks and expressions"
+_BRACKETS = re.compile(r"[(\[{]|[)\]}]")
+
+
+def _check_brackets(text: str, path: str) -> None:
+    """SgsError at the first bracket opened more than MAX_NESTING deep. Checked on the text,
+    before lark builds a parse tree several levels deeper than the brackets."""
+    depth = 0
+    lines = source_lines(text)
+    for number, line in enumerate(lines, 1):
+        for m in _BRACKETS.finditer(_code(line)):
+            if m.group() not in "([{":
+                depth = max(0, depth - 1)
+                continue
+            depth += 1
+            if depth > MAX_NESTING:
+                span = Span(path, number, m.start() + 1, m.start() + 2)
+                raise SgsError([_located(path, lines, span, _TOO_DEEP, "every '(', '[' and '{' not yet closed is one level")])
+
+
+def _check_nesting(definitions: tuple[ast.Definition, ...], path: str, lines: tuple[str, ...]) -> None:
+    """SgsError at the first node (in source order) with something inside it, nested deeper
+    than MAX_NESTING; leaves (names, numbers) do not count as a level."""
+    stack: list[tuple[object, int]] = [(d, 1) for d in reversed(definitions)]
+    while stack:
+        node, depth = stack.pop()
+        children = _children(node)
+        if children and depth > MAX_NESTING:
+            raise SgsError([_located(path, lines, node.span, _TOO_DEEP, _nesting_hint(node))])
+        stack.extend((child, depth + 1) for child in reversed(children))
+
+
+def _children(node: object) -> list[object]:
+    """The AST nodes directly inside a node (inside its tuples too), in source order."""
+    out: list[object] = []
+    for name in _node_fields(type(node)):
+        value = getattr(node, name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, tuple):  # a keyword argument: (name, value)
+                out.extend(x for x in item if attrs.has(type(x)))
+            elif attrs.has(type(item)):
+                out.append(item)
+    return out
+
+
+@functools.cache
+def _node_fields(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in attrs.fields(cls) if f.name != "span")
+
+
+def _nesting_hint(node: object) -> str:
+    if isinstance(node, ast.Arith):
+        return "each + - * / of a chain is one level: add it up in steps with `let`"
+    if isinstance(node, ast.If):
+        return "a long `else if` chain or deep `if`s: split it, or test with `let` variables first"
+    return "move part of it into a `let` variable, or split the block"
+
+
+# ---------------------------------------------------------------- syntax errors
+
+@attrs.define
+class _Problem:
+    """A syntax error as it is being worded: where, what, what was expected, a hint."""
+
+    line: int
+    column: int
+    source: str
+    words: str
+    width: int = 1
+    message: str = ""
+    hint: str = ""
+
+
+def _syntax_diagnostic(error: lark.exceptions.UnexpectedInput, path: str, lines: tuple[str, ...],
+                       grammar_file: str = "sgs.lark") -> Diagnostic:
     line = getattr(error, "line", 1) or 1
     column = getattr(error, "column", 1) or 1
     if line < 0:  # unexpected end of input
@@ -61,91 +194,135 @@ def _syntax_diagnostic(error: lark.exceptions.UnexpectedInput, path: str, lines:
         column = len(lines[-1]) + 1 if lines else 1
     source = lines[line - 1] if 0 < line <= len(lines) else ""
     expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or ())
-    words = _expected_words(expected)
-    hint = ""
+    p = _Problem(line, column, source, _expected_words(expected, grammar_file))
     if isinstance(error, lark.exceptions.UnexpectedToken):
-        token = error.token
-        at_end = token.type == "$END"
-        found = "end of the file" if at_end else f"'{token}'"
-        message = f"unexpected {found}"
-        width = 1 if at_end else len(str(token))
-        keywords = [e.strip('"').lower() for e in expected if e.isupper() and e not in _TERMINAL_WORDS]
-        if token.type == "NAME" and keywords:
-            hint = did_you_mean(str(token), keywords)
-        before = _previous_word(lines, line, column)
-        top = re.match(r"(card|skill|hero|deck|ruleset)\s", source)
-        opened = _unclosed_brace(lines[: line - 1]) if top and not at_end else None
-        if opened is not None:
-            # `card B ...` read as a property of card A: A's '}' is missing
-            message = (f"a new `{top.group(1)}` starts here, but the '{{' at line {opened[0]}, "
-                       f"column {opened[1]} is not closed yet")
-            line, column, width, words = line, 1, len(top.group(1)), ""
-            hint = "add the missing '}' before this line"
-        elif at_end and "RBRACE" in expected:
-            message = "the file ends inside a block: missing '}'"
-            opened = _unclosed_brace(lines)
-            if opened is not None:
-                message = f"this '{{' is never closed: the file ends before its '}}' (line {line})"
-                line, column, width = opened[0], opened[1], 1
-                source = lines[line - 1]
-                hint = "add the missing '}' (check the blocks inside this one too)"
-            words = ""
-        elif "SEMICOLON" in expected and not at_end and (
-                (before is not None and before[0] < line) or _semicolon_line_above(lines, line, column)):
-            # the ';' is missing at the end of an earlier line: point there, not at the next line
-            if before[0] == line:  # `use play: self` + `effect {` read as one target spec "self effect"
-                prefix = source[: column - 1]
-                before = _previous_word(lines, line, len(prefix) - len(prefix.lstrip()) + 1) or before
-                found = f"'{prefix.strip()}'"
-            prev_line, prev_end, _ = before
-            message = f"missing ';' at the end of the line (line {line} goes on with {found})"
-            words = ""
-            line, column, width = prev_line, prev_end + 1, 1
-            source = lines[line - 1]
-            hint = "statements and properties end with ';'"
-        elif token.type == "RBRACE" and _unmatched_close(lines, line, column):
-            hint = "this '}' closes nothing: there is one '}' more than '{' above it"
-        elif token.type == "SUIT" and "FACE" in expected:
-            message = f"a card face needs a rank right after the suit, found '{token}' alone"
-            words = ""
-            hint = "write the suit and the rank with no space between: ♠7, ♥A, ♦10, ♣K"
-        elif not hint and before is not None and before[2]:
-            # `lett x = 1;`, `iff cond {`: the word before the unexpected token is a misspelt keyword
-            near = difflib.get_close_matches(before[2], _keywords(), n=1, cutoff=0.75)
-            if near and before[2] not in _keywords():
-                hint = f"'{before[2]}' is not a keyword; did you mean '{near[0]}'?"
-                if before[0] == line:
-                    message = f"unexpected {found} after '{before[2]}'"
-                    start = before[1] - len(before[2]) + 1
-                    width = column + width - start
-                    column = start
+        _token_problem(p, error.token, expected, lines, grammar_file)
     elif isinstance(error, lark.exceptions.UnexpectedCharacters):
-        char = source[column - 1] if 0 < column <= len(source) else ""
-        message = f"unexpected character {char!r}" if char else "unexpected character"
-        width = 1
-        if char == '"':
-            message = "a quoted text is not closed on this line"
-            hint = "a quoted text starts and ends with '\"' on the same line"
-            words = ""
-        elif char and char in "♠♥♣♦" and "FACE" in expected:
-            message = f"bad card face starting with {char!r}"
-            hint = "a card face is a suit and a rank: ♠7, ♥A, ♦10, ♣K"
-            words = ""
+        _char_problem(p, expected)
     else:
-        message = "unexpected end of the file"
-        width = 1
-    if words:
-        message += f"; expected {words}"
-    if not hint and "SEMICOLON" in expected:
-        hint = "statements and properties end with ';'"
-    return Diagnostic(Span(path, line, column, column + width), message, hint, source)
+        p.message = "unexpected end of the file"
+    if p.words:
+        p.message += f"; expected {p.words}"
+    if not p.hint and "SEMICOLON" in expected:
+        p.hint = "statements and properties end with ';'"
+    return Diagnostic(Span(path, p.line, p.column, p.column + p.width), p.message, p.hint, p.source)
+
+
+def _token_problem(p: _Problem, token: Token, expected: list[str], lines: tuple[str, ...], grammar_file: str) -> None:
+    line, column, source = p.line, p.column, p.source
+    at_end = token.type == "$END"
+    found = "end of the file" if at_end else f"'{_short(str(token))}'"
+    p.message = f"unexpected {found}"
+    p.width = 1 if at_end else len(str(token))
+    keywords = [k for k in (_keyword_of(e, grammar_file) for e in expected) if k]
+    if token.type == "NAME" and keywords:
+        p.hint = did_you_mean(str(token), keywords)
+    before = _previous_word(lines, line, column)
+    top = _TOP_LEVEL[grammar_file].match(source)
+    opened = _unclosed_brace(lines[: line - 1]) if top and not at_end else None
+    if opened is not None:
+        # `card B ...` read as a property of card A: A's '}' is missing
+        p.message = (f"a new `{top.group(1)}` starts here, but the '{{' at line {opened[0]}, "
+                     f"column {opened[1]} is not closed yet")
+        p.column, p.width, p.words = 1, len(top.group(1)), ""
+        p.hint = "add the missing '}' before this line"
+    elif at_end and "RBRACE" in expected:
+        p.message = "the file ends inside a block: missing '}'"
+        opened = _unclosed_brace(lines)
+        if opened is not None:
+            p.message = f"this '{{' is never closed: the file ends before its '}}' (line {line})"
+            p.line, p.column = opened
+            p.source = lines[p.line - 1]
+            p.hint = "add the missing '}' (check the blocks inside this one too)"
+        p.words = ""
+    elif "SEMICOLON" in expected and not at_end and (
+            (before is not None and before[0] < line) or _semicolon_line_above(lines, line, column)):
+        # the ';' is missing at the end of an earlier line: point there, not at the next line
+        if before[0] == line:  # `use play: self` + `effect {` read as one target spec "self effect"
+            prefix = source[: column - 1]
+            before = _previous_word(lines, line, len(prefix) - len(prefix.lstrip()) + 1) or before
+            found = f"'{_short(prefix.strip())}'"
+        p.message = f"missing ';' at the end of the line (line {line} goes on with {found})"
+        p.words = ""
+        p.line, p.column, p.width = before[0], before[1] + 1, 1
+        p.source = lines[p.line - 1]
+        p.hint = "statements and properties end with ';'"
+    elif token.type == "RBRACE" and _unmatched_close(lines, line, column):
+        p.hint = "this '}' closes nothing: there is one '}' more than '{' above it"
+    elif token.type == "SUIT" and "FACE" in expected:
+        p.message = f"a card face needs a rank right after the suit, found '{token}' alone"
+        p.words = ""
+        p.hint = "write the suit and the rank with no space between: ♠7, ♥A, ♦10, ♣K"
+    elif not p.hint and before is not None and before[2]:
+        _misspelt_keyword(p, found, before, grammar_file)
+
+
+# The words that start a definition, by grammar: one at the start of a line inside an open
+# block means the block's '}' is missing.
+_TOP_LEVEL = {"sgs.lark": re.compile(r"(card|skill|hero|deck|ruleset)\s"), "ruling.lark": re.compile(r"(ruling)\s")}
+
+
+def _misspelt_keyword(p: _Problem, found: str, before: tuple[int, int, str], grammar_file: str) -> None:
+    """`lett x = 1;`, `iff cond {`: the word before the unexpected token is a misspelt keyword."""
+    word = before[2]
+    known = _keywords(grammar_file)
+    near = difflib.get_close_matches(word, known, n=1, cutoff=0.75) if len(word) <= LONGEST_NAME else []
+    if near and word not in known:
+        p.hint = f"'{word}' is not a keyword; did you mean '{near[0]}'?"
+        if before[0] == p.line:
+            p.message = f"unexpected {found} after '{word}'"
+            start = before[1] - len(word) + 1
+            p.width = p.column + p.width - start
+            p.column = start
+
+
+def _char_problem(p: _Problem, expected: list[str]) -> None:
+    char = p.source[p.column - 1] if 0 < p.column <= len(p.source) else ""
+    p.message = f"unexpected character {char!r}" if char else "unexpected character"
+    ascii_char = _ascii_for(char)
+    if char == '"':
+        p.message = "a quoted text is not closed on this line"
+        p.hint = "a quoted text starts and ends with '\"' on the same line"
+        p.words = ""
+    elif char and char in "♠♥♣♦" and "FACE" in expected:
+        p.message = f"bad card face starting with {char!r}"
+        p.hint = "a card face is a suit and a rank: ♠7, ♥A, ♦10, ♣K"
+        p.words = ""
+    elif ascii_char == " ":
+        p.hint = f"a full-width space (U+{ord(char):04X}): use an ASCII space"
+    elif ascii_char:
+        p.hint = f"full-width '{char}' (U+{ord(char):04X}): use the ASCII '{ascii_char}'"
+
+
+# Characters an input method types in place of ASCII punctuation, beside the full-width
+# forms U+FF01-U+FF5E (which map to ASCII by an offset).
+_LOOKALIKES = {"\u3000": " ", "\u3001": ",", "\u3002": ".", "\u201c": '"', "\u201d": '"'}
+
+
+def _ascii_for(char: str) -> str:
+    """The ASCII character a full-width or look-alike one stands for, or ''."""
+    if len(char) == 1 and 0xFF01 <= ord(char) <= 0xFF5E:
+        return chr(ord(char) - 0xFEE0)
+    return _LOOKALIKES.get(char, "")
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= LONGEST_NAME else text[:LONGEST_NAME] + "..."
 
 
 _CODE = re.compile(r'("[^"\n]*")|#.*')
+_BRACES = re.compile(r"[{}]")
+_DIGITS = re.compile(r"\d*")
+_WORD_END = re.compile(r"\w*")
 
 
 def _strip_comment(text: str) -> str:
     return _CODE.sub(lambda m: m.group(1) or "", text).rstrip()
+
+
+def _code(text: str) -> str:
+    """A line with its quoted texts blanked out and its comment removed (columns kept)."""
+    return _CODE.sub(lambda m: " " * len(m.group(0)) if m.group(1) else "", text)
 
 
 def _previous_word(lines: tuple[str, ...], line: int, column: int) -> tuple[int, int, str] | None:
@@ -154,9 +331,15 @@ def _previous_word(lines: tuple[str, ...], line: int, column: int) -> tuple[int,
         text = lines[number - 1][: column - 1] if number == line else lines[number - 1]
         code = _strip_comment(text)
         if code:
-            word = re.search(r"[^\W\d]\w*$", code)
-            return number, len(code), word.group(0) if word else ""
+            return number, len(code), _last_word(code)
     return None
+
+
+def _last_word(code: str) -> str:
+    """The name (a word not starting with a digit) the text ends with, or '': read from the end,
+    in linear time (a `$`-anchored search is quadratic on a long word)."""
+    tail = _WORD_END.match(code[::-1]).group(0)[::-1]
+    return tail[_DIGITS.match(tail).end():]
 
 
 def _semicolon_line_above(lines: tuple[str, ...], line: int, column: int) -> bool:
@@ -176,11 +359,10 @@ def _unclosed_brace(lines: tuple[str, ...]) -> tuple[int, int] | None:
     """Where the innermost '{' that is never closed was opened."""
     stack: list[tuple[int, int]] = []
     for number, text in enumerate(lines, 1):
-        code = _CODE.sub(lambda m: " " * len(m.group(0)) if m.group(1) else "", text)
-        for col, ch in enumerate(code, 1):
-            if ch == "{":
-                stack.append((number, col))
-            elif ch == "}" and stack:
+        for m in _BRACES.finditer(_code(text)):
+            if m.group(0) == "{":
+                stack.append((number, m.start() + 1))
+            elif stack:
                 stack.pop()
     return stack[-1] if stack else None
 
@@ -189,29 +371,40 @@ def _unmatched_close(lines: tuple[str, ...], line: int, column: int) -> bool:
     """The '}' at (line, column) has no '{' to close."""
     depth = 0
     for number, text in enumerate(lines[:line], 1):
-        code = _CODE.sub(lambda m: " " * len(m.group(0)) if m.group(1) else "", text)
+        code = _code(text)
         if number == line:
             code = code[:column - 1]
         depth += code.count("{") - code.count("}")
     return depth <= 0
 
 
-@functools.lru_cache(maxsize=1)
-def _keywords() -> tuple[str, ...]:
-    return tuple(t.pattern.value for t in parser().terminals
+@functools.lru_cache(maxsize=4)
+def _terminal_words(grammar_file: str) -> dict[str, str]:
+    """Every terminal of a grammar as a reader sees it: a word, or its text in quotes."""
+    words = {}
+    for t in parser(grammar_file).terminals:
+        literal = f"'{t.pattern.value}'" if t.pattern.type == "str" else t.name.lower()
+        words[t.name] = _TERMINAL_WORDS.get(t.name, literal)
+    return words | {"$END": _TERMINAL_WORDS["$END"]}
+
+
+def _keyword_of(terminal: str, grammar_file: str) -> str:
+    """The keyword a terminal stands for ('card' for CARD), or '' for names and punctuation."""
+    for t in parser(grammar_file).terminals:
+        if t.name == terminal and t.pattern.type == "str" and t.pattern.value.isidentifier():
+            return t.pattern.value
+    return ""
+
+
+@functools.lru_cache(maxsize=4)
+def _keywords(grammar_file: str = "sgs.lark") -> tuple[str, ...]:
+    return tuple(t.pattern.value for t in parser(grammar_file).terminals
                  if t.pattern.type == "str" and t.pattern.value.isidentifier())
 
 
-def _expected_words(expected: list[str]) -> str:
-    words = []
-    for name in expected:
-        if name in _TERMINAL_WORDS:
-            words.append(_TERMINAL_WORDS[name])
-        elif name.isupper():
-            words.append(f"'{name.lower()}'")
-        else:
-            words.append(name)
-    words = sorted(dict.fromkeys(words))
+def _expected_words(expected: list[str], grammar_file: str = "sgs.lark") -> str:
+    known = _terminal_words(grammar_file)
+    words = sorted(dict.fromkeys(known.get(name, _short(name)) for name in expected))
     if len(words) > 8:
         words = words[:8] + ["..."]
     return ", ".join(words)
@@ -232,7 +425,7 @@ def _text(token: Token | None) -> str:
 
 
 @v_args(meta=True)
-class _ToAst(Transformer):
+class _ToAst(Transformer_NonRecursive):
     """Builds ast nodes; every node keeps the span of its text."""
 
     def __init__(self, path: str):
