@@ -2,9 +2,9 @@
 """Cost of parsing, checking and compiling the whole built-in library, cold and warm.
 
 Each run is a fresh process with its own on-disk parse cache (SGS_CACHE_DIR, see
-sgs_dsl/compiler/library.py: pickled ASTs keyed by file content and grammar):
+sgs_dsl/syntax/cache.py: ASTs as checked JSON, keyed by text, path and front end):
 - cold: empty cache: parse every file with lark, check and compile;
-- warm (disk): a second process on the filled cache: unpickle the ASTs, check and compile;
+- warm (disk): a second process on the filled cache: rebuild the ASTs, check and compile;
 - warm (memory): load_library() again in the same process (functools cache);
 - import: importing the compiler and its lark grammar machinery.
 

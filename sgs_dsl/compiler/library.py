@@ -1,22 +1,20 @@
 """The library: every card, skill, hero, deck and ruleset of a set of .sgs files, checked and
-compiled. Parsing is cached on disk by file content, so a second start does not re-parse."""
+compiled. Parsing is cached on disk (`syntax.cache`), so a second start does not re-parse."""
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import os
-import pickle
 from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
 
-from ..resources import data_dir, library_files
+from ..resources import library_files
 from ..syntax import ast
+from ..syntax.cache import parse_cached
 from ..syntax.diagnostics import Diagnostic, SgsError, Span, did_you_mean
 from ..syntax.names import normalize
-from ..syntax.parser import parse
+from ..syntax.source import decode_source, read_bytes
 from . import schema
 from .compiler import Compiler
 from .defs import CardKind, CardSpec, Ruleset, Skill
@@ -25,41 +23,12 @@ SUIT_SIGNS = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
 HERO_PROPS = ("kingdom", "gender", "hp", "skills")
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(i): i for i in range(1, 14)}}
 MODES = ("identity",)
-_CACHE_VERSION = "3"
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("SGS_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "sgs-dsl")
-    return Path(base)
 
 
 def parse_file(path: Path) -> ast.Module:
-    """Parse a file, reusing the pickled AST of identical content when there is one."""
-    data = path.read_bytes()
-    grammar = (data_dir("grammar") / "sgs.lark").read_bytes()
-    key = hashlib.sha256(_CACHE_VERSION.encode() + grammar + str(path).encode() + data).hexdigest()
-    cached = cache_dir() / f"{key}.ast"
-    if os.environ.get("SGS_NO_CACHE") != "1":
-        try:
-            with open(cached, "rb") as f:
-                return pickle.load(f)
-        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
-            pass
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise SgsError([Diagnostic(Span(str(path), 1, 1), f"not UTF-8 text: {error.reason}")]) from None
-    module = parse(text, str(path))
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-        with open(tmp, "wb") as f:
-            pickle.dump(module, f)
-        os.replace(tmp, cached)
-    except OSError:
-        pass  # a read-only home still works, just slower
-    return module
+    """Parse a file, reusing the cached AST of identical text when there is one."""
+    text = decode_source(read_bytes(path), str(path))
+    return parse_cached(text, str(path))
 
 
 @attrs.define
@@ -106,10 +75,12 @@ def _collect(paths: Sequence[Path]) -> list[Path]:
     files: list[Path] = []
     for p in paths:
         p = Path(p)
-        if p.is_dir():
-            files.extend(sorted(p.rglob("*.sgs")))
-        elif p.exists():
+        if p.is_dir():  # regular files only: reading a FIFO named x.sgs would block
+            files.extend(f for f in sorted(p.rglob("*.sgs")) if f.is_file())
+        elif p.is_file():
             files.append(p)
+        elif p.exists():
+            raise SgsError([Diagnostic(Span(str(p), 0, 0), f"not a regular file: {p}", "name a .sgs file or a folder")])
         else:
             raise SgsError([Diagnostic(Span(str(p), 0, 0), f"no such file or folder: {p}")])
     return files
