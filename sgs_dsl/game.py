@@ -10,7 +10,7 @@ import attrs
 
 from .agents.random_agent import RandomAgent
 from .engine.decisions import Option
-from .engine.invariants import check_invariants
+from .engine.invariants import InvariantBroken, Invariants
 from .engine.kernel import Game
 from .engine.model import Card, GameOver, Player, RulesError
 from .modes.identity import IdentityMode, deal_roles, lord_bonus
@@ -35,6 +35,7 @@ class GameResult:
     reason: str = ""
     fired: dict[str, int] = attrs.field(factory=dict)
     heroes: tuple[str, ...] = ()  # the hero of each seat; empty when the ruleset has no heroes
+    timed_out: bool = False  # cut off at its time limit (play_game's game_timeout); error says so
 
 
 def build_deck(library: Any, ruleset: str) -> list[Card]:
@@ -128,8 +129,12 @@ def hero_names(game: Game) -> tuple[str, ...]:
 
 
 def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> GameResult:
-    """Turns from the lord in seat order until the game ends or the turn cap is reached."""
-    total = len(game.all_cards)
+    """Turns from the lord in seat order until the game ends or the turn cap is reached; with
+    `check`, the invariants at every free time and after every turn (the first violation ends
+    the game and is reported)."""
+    invariants = Invariants.start(game) if check else None
+    if invariants is not None:
+        game.on_free_time = invariants.at_free_time
     violations: list[str] = []
     error = None
     winner, reason, capped = "draw", "", False
@@ -140,26 +145,31 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
                 capped, reason = True, f"達到{max_turns}回合上限，平局"
                 break
             game.play_turn(player)
-            if check:
-                violations.extend(check_invariants(game, total))
-                if violations:
-                    break
+            if invariants is not None:
+                invariants.check(free_time=True)  # between turns: a free time, fully checked
             player = game.next_alive(player)
+    except InvariantBroken as broken:
+        violations = broken.problems
     except GameOver as over:
         winner, reason = over.winner, over.reason
     except RulesError as problem:
         error = f"rules error: {problem}"
     except Exception:  # an engine bug: reported, counted, never a crash of the batch
         error = traceback.format_exc()
-    if check and error is None:
-        violations.extend(check_invariants(game, total))
+    if invariants is not None:
+        game.on_free_time = None  # the game is over (and the game and its checker no longer hold each other)
+        if error is None and not violations:
+            violations = invariants.problems(free_time=False)  # the game ended: not a free time
     game.log(reason or (error or "").splitlines()[-1:][0] if (reason or error) else "")
     return GameResult(winner, game.turns, game.lines, game.windows_opened,
                       tuple(p.role for p in game.players), error, violations, capped, reason, dict(game.fired),
-                      hero_names(game))
+                      hero_names(game), game.budget.timed_out)
 
 
 def play_game(library: Any, ruleset: str, players: int, seed: int, *, log: bool = False,
-              max_turns: int = DEFAULT_MAX_TURNS, agents: list[Any] | None = None) -> GameResult:
+              max_turns: int = DEFAULT_MAX_TURNS, agents: list[Any] | None = None,
+              game_timeout: float | None = None) -> GameResult:
     game = setup(library, ruleset, players, seed, agents, log)
+    if game_timeout is not None:  # seconds of wall-clock time, checked at each action
+        game.budget.limit_time(game_timeout)
     return run(game, max_turns)

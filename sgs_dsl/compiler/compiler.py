@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from ..engine.model import RulesError
+from ..engine.model import MAX_DEPTH, MAX_INT, RulesError
 from ..engine.windows import WINDOW_BY_ID, WINDOWS
 from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
@@ -27,11 +27,13 @@ from .defs import (
     UseMode,
     ViewAsDef,
 )
-from .runtime import IMPLS
+from .runtime import COUNTS, IMPLS
 
 BREAK = 1
 STOP = 2
 MAX_LOOP = 200
+_STACK_FULL = ("runaway text: it sets itself off again so deep inside its own blocks that Python's "
+               "stack is full before the nesting budget")
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
 _COMPARE = {"==": operator.is_, "!=": operator.is_not, "<": operator.lt, "<=": operator.le,
@@ -374,8 +376,15 @@ class Compiler:
     # ------------------------------------------------------------ statements
     def block(self, body: tuple, scope: Scope) -> Callable[[Ctx], int | None]:
         steps = tuple(self.stmt(s, scope) for s in body)
+        spans = tuple(s.span for s in body)
+        n = len(steps)
 
         def run(ctx: Ctx) -> int | None:
+            # the block's statements are paid for on entry: one decrement, not one per statement
+            budget = ctx.game.budget
+            budget.steps -= n
+            if budget.steps < 0:
+                budget.ran_out(spans[max(0, budget.steps + n)])  # the first statement past the budget
             for step in steps:
                 signal = step(ctx)
                 if signal:
@@ -415,8 +424,12 @@ class Compiler:
             body = self.block(s.body, inner)
             var = s.var.text
 
+            where = s.span
+
             def for_each(ctx: Ctx) -> int | None:
-                for item in list(items(ctx)):
+                todo = list(items(ctx))
+                ctx.game.budget.spend(len(todo), where)  # a round costs a step, even an empty one
+                for item in todo:
                     ctx.vars[var] = item
                     signal = body(ctx)
                     if signal == BREAK:
@@ -429,12 +442,13 @@ class Compiler:
             count = self.expr_int(s.count, scope)
             body = self.block(s.body, scope.child(loop=True))
 
-            where = str(s.span)
+            where = s.span
 
             def repeat(ctx: Ctx) -> int | None:
                 times = count(ctx)
                 if times > MAX_LOOP:
-                    raise RulesError(f"{where}: repeat {times} times is more than the limit of {MAX_LOOP}")
+                    raise RulesError(f"repeat {times} times is more than the limit of {MAX_LOOP}", where)
+                ctx.game.budget.spend(max(0, times), where)  # a round costs a step, even an empty one
                 for _ in range(times):
                     signal = body(ctx)
                     if signal == BREAK:
@@ -445,7 +459,7 @@ class Compiler:
             return repeat
         if isinstance(s, ast.Loop):
             body = self.block(s.body, scope.child(loop=True))
-            where = str(s.span)
+            where = s.span
 
             def loop(ctx: Ctx) -> int | None:
                 for _ in range(MAX_LOOP):
@@ -454,7 +468,7 @@ class Compiler:
                         return None
                     if signal == STOP:
                         return STOP
-                raise RulesError(f"{where}: loop ran {MAX_LOOP} times without `break`")
+                raise RulesError(f"loop ran {MAX_LOOP} times without `break`", where)
             return loop
         if isinstance(s, ast.Break):
             if not scope.loop:
@@ -475,7 +489,8 @@ class Compiler:
             return lambda ctx: None
         field = s.path[1].text
         base = schema.base_type(t)
-        value, vt = self.expr(s.value, scope)
+        arith = s.op != "=" and base != "use"
+        value = self.expr_int(s.value, scope) if arith else self.expr(s.value, scope)[0]
         if base == "use":
             if field in schema.USE_FIELDS:
                 self.error(s.path[1].span, f"'use.{field}' cannot be changed",
@@ -493,14 +508,15 @@ class Compiler:
             return lambda ctx: None
         op = s.op
         var = head.text
+        where = s.span
 
         def set_field(ctx: Ctx) -> None:
             obj = ctx.vars[var]
             new = value(ctx)
             if op == "+=":
-                new = getattr(obj, field) + new
+                new = _bounded(getattr(obj, field) + new, where)
             elif op == "-=":
-                new = getattr(obj, field) - new
+                new = _bounded(getattr(obj, field) - new, where)
             setattr(obj, field, new)
         return set_field
 
@@ -513,7 +529,7 @@ class Compiler:
         fn, t = self.expr(e, scope)
         if t not in ("int", "any"):
             self.error(e.span, f"expected a number, found {t}")
-        return fn
+        return _checked_int(fn, e.span) if t == "any" else fn
 
     def unknown_var(self, name: str, span: Span, scope: Scope) -> None:
         places = self.defined.get(name, [])
@@ -540,6 +556,9 @@ class Compiler:
 
     def expr(self, e, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
         if isinstance(e, ast.Int):
+            if e.value > MAX_INT:
+                self.error(e.span, f"the number {e.value} is too large",
+                           f"numbers in text are at most {MAX_INT} (see Budgets in docs/language.md)")
             return _const(e.value), "int"
         if isinstance(e, ast.Str):
             return _const(e.value), "str"
@@ -562,19 +581,19 @@ class Compiler:
         if isinstance(e, ast.Arith):
             left = self.expr_int(e.left, scope)
             right = self.expr_int(e.right, scope)
+            where = e.span
             if e.op == "/":
                 if isinstance(e.right, ast.Int) and e.right.value == 0:
                     self.error(e.right.span, "division by zero")
-                where = str(e.span)
 
                 def divide(ctx: Ctx) -> int:
                     divisor = right(ctx)
                     if not divisor:
-                        raise RulesError(f"{where}: division by zero")
-                    return left(ctx) // divisor
+                        raise RulesError("division by zero", where)
+                    return left(ctx) // divisor  # no larger than the number divided
                 return divide, "int"
             op = _ARITH[e.op]
-            return (lambda ctx: op(left(ctx), right(ctx))), "int"
+            return (lambda ctx: _bounded(op(left(ctx), right(ctx)), where)), "int"
         if isinstance(e, ast.Compare):
             left, lt = self.expr(e.left, scope)
             right, rt = self.expr(e.right, scope)
@@ -618,11 +637,14 @@ class Compiler:
         inner.vars[e.var.text] = "player" if t == "players" else "card"
         test = self.expr_bool(e.cond, inner)
         var = e.var.text
+        where = e.span
 
         def keep(ctx: Ctx) -> list:
             saved = ctx.vars.get(var)
             kept = []
-            for item in items(ctx) or ():
+            todo = items(ctx) or ()
+            ctx.game.budget.spend(len(todo), where)  # a test per item, like a `for` round
+            for item in todo:
                 ctx.vars[var] = item
                 if test(ctx):
                     kept.append(item)
@@ -692,12 +714,9 @@ class Compiler:
         if name == "damage":
             card_fn = (lambda ctx: ctx.vars.get("card")) if in_card else _const(None)
             kwargs["card"] = card_fn
-        arg_fns = tuple(args)
-        kw_items = tuple(kwargs.items())
-
-        def run(ctx: Ctx) -> Any:
-            return impl(ctx, *[a(ctx) for a in arg_fns], **{k: f(ctx) for k, f in kw_items})
-        return run, builtin.returns
+        names = tuple(p.name for p in builtin.params[:n]) + tuple(kwargs)
+        counted = tuple((names.index(p), f"{name}({p})") for p in COUNTS.get(name, ()) if p in names)
+        return _guarded(impl, tuple(args), tuple(kwargs.items()), counted, c.span), builtin.returns
 
     def argument(self, a, ptype: str, scope: Scope) -> Callable[[Ctx], Any]:
         """Arguments whose type is a name domain (pattern, nature, phase, zone, slot) are resolved now."""
@@ -723,11 +742,76 @@ class Compiler:
             self.error(a.span, f"expected {want}, found {t}")
         if got == "none" and not ptype.endswith("?"):
             self.error(a.span, f"'none' is not allowed here; expected {want}")
-        return fn
+        return _checked_int(fn, a.span) if want == "int" and got == "any" else fn
 
 
 def _const(value: Any) -> Callable[[Ctx], Any]:
     return lambda ctx: value
+
+
+def _guarded(impl: Callable[..., Any], arg_fns: tuple, kw_items: tuple, counted: tuple[tuple[int, str], ...],
+             where: Span) -> Callable[[Ctx], Any]:
+    """A builtin's call within the game's budget. Text sets off more text only through calls,
+    so a call counts one level of nesting; a count it asks for (`counted`: the index of the
+    value among the arguments, and its name) is capped and paid for in steps."""
+    if not counted:
+        def run(ctx: Ctx) -> Any:
+            budget = ctx.game.budget
+            if budget.depth >= MAX_DEPTH:  # Budget.enter, inlined: calls are frequent
+                budget.too_deep(where)
+            budget.depth += 1
+            try:
+                return impl(ctx, *[a(ctx) for a in arg_fns], **{k: f(ctx) for k, f in kw_items})
+            except RecursionError:  # text nested so deep in itself that fewer levels fill the stack
+                raise RulesError(_STACK_FULL, where) from None
+            finally:
+                budget.depth -= 1
+        return run
+    npos = len(arg_fns)
+    keys = tuple(k for k, _ in kw_items)
+    fns = arg_fns + tuple(f for _, f in kw_items)
+
+    def run_counted(ctx: Ctx) -> Any:
+        budget = ctx.game.budget
+        values = [f(ctx) for f in fns]
+        for i, what in counted:
+            budget.count(values[i], what, where)
+        budget.enter(where)
+        try:
+            return impl(ctx, *values[:npos], **dict(zip(keys, values[npos:], strict=True)))
+        except RecursionError:
+            raise RulesError(_STACK_FULL, where) from None
+        finally:
+            budget.depth -= 1
+    return run_counted
+
+
+def _checked_int(fn: Callable[[Ctx], Any], where: Span) -> Callable[[Ctx], int]:
+    """A value the checker cannot type (`use.NAME`) where a number is needed: checked when it
+    is computed (a list times 10^9 would fill the memory)."""
+    def checked(ctx: Ctx) -> int:
+        value = fn(ctx)
+        if type(value) is not int:
+            raise RulesError(f"expected a number, found {_kind_of(value)}", where)
+        return value
+    return checked
+
+
+def _bounded(n: int, where: Span) -> int:
+    """A computed number within ±MAX_INT (squaring in a loop would otherwise fill memory)."""
+    if -MAX_INT <= n <= MAX_INT:
+        return n
+    raise RulesError(f"a number ran past the limit of ±{MAX_INT}: {n}", where)
+
+
+def _kind_of(value: Any) -> str:
+    if value is None or isinstance(value, bool):
+        return {None: "none", True: "true", False: "false"}[value]
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "text"
+    return "a card" if hasattr(value, "kind") else "a " + type(value).__name__.lower()
 
 
 def _definitions(body) -> dict[str, list[tuple[str, Span]]]:

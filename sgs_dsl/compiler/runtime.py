@@ -272,6 +272,14 @@ def cards_of(ctx: Ctx, player, zone) -> list:
     return ctx.game.zone_cards(player, zone)
 
 
+# The arguments that say how many times an effect acts (cards drawn, answers asked for,
+# picks): each is capped at MAX_COUNT and paid for in steps (engine.model.Budget.count).
+COUNTS: dict[str, tuple[str, ...]] = {
+    "draw": ("n",), "discard": ("n",), "reveal": ("n",), "look": ("n",), "arrange": ("n",),
+    "ask_play": ("count",), "choose_cards": ("max", "min"), "choose_players": ("max", "min"),
+    "require": ("n",),
+}
+
 IMPLS: dict[str, Callable[..., Any]] = {
     name: fn for name, fn in list(globals().items())
     if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", "") == __name__

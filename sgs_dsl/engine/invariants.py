@@ -1,34 +1,204 @@
-"""Checks that hold after every turn of every game: each card in exactly one zone, the card
-count constant, hp within bounds while alive, the dead holding nothing."""
+"""Invariants of a table, checked while a game runs so that an engine bug shows up as a named
+violation near where it happened, not as a strange game many turns later.
+
+At every free time (between actions of the play phase, between phases: `TurnMixin.on_free_time`)
+`Invariants.at_free_time` runs a cheap test (card count, hp bounds, the dead empty-handed, the
+processing area empty, the deck not growing, the mode's victory when someone died) and, only
+if it looks wrong, the full check that names the problems. After every turn the full check
+runs: each card in exactly one zone, with the face it had at the start, the deck holding only
+cards it held at the last check or the last reshuffle, the equipment in the right slots.
+docs/reliability.md ("Invariants") lists every check and its message."""
 
 from __future__ import annotations
 
+import operator
+from itertools import chain
 from typing import Any
+
+import attrs
+
+from .model import GameOver
+
+Face = tuple[Any, str, int]  # kind, suit, rank: what a physical card is, for the whole game
+FACE = operator.attrgetter("kind", "suit", "rank")
+
+
+class InvariantBroken(Exception):
+    """An invariant failed at a free time (inside a turn or between turns): the game stops there."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = problems
 
 
 def check_invariants(game: Any, total: int) -> list[str]:
+    """The checks that need no history (the cards and the players), for a table built by hand."""
+    return _card_problems(game, total, None) + _player_problems(game)
+
+
+def winner(game: Any) -> str | None:
+    """The mode's reason for ending the game if it has a winner now, else None."""
+    try:
+        game.mode.check_victory(game)
+    except GameOver as over:
+        return over.reason
+    return None
+
+
+@attrs.define
+class Invariants:
+    """The invariants of one game from the table it started with (what needs history lives here).
+    Each check first asks cheaply whether all is well, and builds its messages only if not."""
+
+    game: Any
+    cards: frozenset  # the game's physical cards (identity-hashed)
+    originals: tuple  # `game.all_cards` at the start
+    faces: tuple[list, list, list]  # their kinds, suits and ranks at the start, as `_faces` gives them
+    deck: list  # the deck list object: draw_top replaces it when it reshuffles the discard pile
+    deck_cards: set  # the cards in the deck at the last full check (or the reshuffle)
+    deck_size: int  # the deck's size at the last free time
+    living: int
+    waived: frozenset[str] = frozenset()  # problems the table was set up with (rulings only)
+
+    @classmethod
+    def start(cls, game: Any, waive: bool = False) -> Invariants:
+        """The checker of a game about to start; with `waive`, what is wrong with the table as it
+        was set (a ruling's table may start with a winner, or with a player at hp 0) is not
+        reported again, unless it changes."""
+        cards = tuple(game.all_cards)
+        living = sum(p.alive for p in game.players)
+        invariants = cls(game, frozenset(cards), cards, _faces(cards), game.deck, set(game.deck), len(game.deck),
+                         living)
+        if waive:
+            invariants.waived = frozenset(invariants.problems(free_time=True))
+        return invariants
+
+    def at_free_time(self) -> None:
+        """Raise InvariantBroken when the table is wrong; costs a few counts when it is right."""
+        g = self.game
+        count = len(g.deck) + len(g.discard_pile) + len(g.processing)
+        suspect = bool(g.processing) or (g.deck is self.deck and len(g.deck) > self.deck_size)
+        living = 0
+        for p in g.players:
+            count += len(p.hand) + len(p.equips) + len(p.judge)
+            if p.alive:
+                living += 1
+                suspect = suspect or not 0 < p.hp <= p.max_hp
+            elif p.hand or p.equips or p.judge:
+                suspect = True
+        if living != self.living:  # only a death (or a revival) changes what the mode decides
+            self.living = living
+            suspect = suspect or winner(g) is not None
+        if suspect or count != len(self.cards):
+            self.check(free_time=True)
+        elif g.deck is not self.deck:  # reshuffled since the last look
+            self.deck, self.deck_cards = g.deck, set(g.deck)
+        self.deck_size = len(g.deck)
+
+    def check(self, free_time: bool) -> None:
+        """The full check; at a free time also the processing area and the end of the game."""
+        problems = self.problems(free_time)
+        if problems:
+            raise InvariantBroken(problems)
+
+    def problems(self, free_time: bool) -> list[str]:
+        g = self.game
+        problems = [] if self._cards_fine() else _card_problems(g, len(self.cards), self._known())
+        problems += _player_problems(g) + self._deck_problems()
+        if free_time and g.processing:
+            problems.append(f"{len(g.processing)} card(s) left in the processing area at a free time: "
+                            + ", ".join(c.label() for c in g.processing))
+        if free_time and (reason := winner(g)) is not None:
+            problems.append(f"the game goes on though the mode says it is over ({reason})")
+        self.deck, self.deck_cards, self.deck_size = g.deck, set(g.deck), len(g.deck)
+        return [p for p in problems if p not in self.waived]
+
+    def _cards_fine(self) -> bool:
+        """Every card of the game on the table once, each with its face: set operations only."""
+        g = self.game
+        cards = list(chain(g.deck, g.discard_pile, g.processing,
+                           *(zone for p in g.players for zone in (p.hand, p.equips.values(), p.judge))))
+        return len(cards) == len(self.cards) and self.cards == set(cards) and _faces(self.originals) == self.faces
+
+    def _deck_problems(self) -> list[str]:
+        g = self.game
+        if g.deck is not self.deck:  # reshuffled: the new deck is what the discard pile was
+            return []
+        problems = []
+        if len(g.deck) > self.deck_size:
+            problems.append(f"the deck grew from {self.deck_size} to {len(g.deck)} cards without a reshuffle")
+        if not self.deck_cards.issuperset(g.deck):
+            strays = [c.label() for c in g.deck if c not in self.deck_cards]
+            problems.append("card(s) went into the deck from elsewhere without a reshuffle: " + ", ".join(strays))
+        return problems
+
+    def _known(self) -> dict[int, tuple[Any, Face]]:
+        """uid -> the card and its face at the start, for the messages of the slow path."""
+        kinds, suits, ranks = self.faces
+        return {c.uid: (c, (k, s, r)) for c, k, s, r in zip(self.originals, kinds, suits, ranks, strict=True)}
+
+
+def _faces(cards: tuple) -> tuple[list, list, list]:
+    # three flat lists compare several times faster than a list of (kind, suit, rank) tuples
+    return [c.kind for c in cards], [c.suit for c in cards], [c.rank for c in cards]
+
+
+def _zones(game: Any) -> list[tuple[str, Any]]:
+    zones: list[tuple[str, Any]] = [("the deck", game.deck), ("the discard pile", game.discard_pile),
+                                    ("the processing area", game.processing)]
+    for p in game.players:
+        zones += [(f"{p.label()}'s hand", p.hand), (f"{p.label()}'s equipment", p.equips.values()),
+                  (f"{p.label()}'s judge area", p.judge)]
+    return zones
+
+
+def _card_problems(game: Any, total: int, known: dict[int, tuple[Any, Face]] | None) -> list[str]:
+    """Each card in one zone and the count right; with `known`, each card the game's, unchanged."""
     problems = []
     seen: dict[int, str] = {}
-    zones: list[tuple[str, list]] = [("deck", game.deck), ("discard", game.discard_pile),
-                                     ("processing", game.processing)]
-    for p in game.players:
-        zones += [(f"seat{p.seat + 1}.hand", p.hand), (f"seat{p.seat + 1}.equip", list(p.equips.values())),
-                  (f"seat{p.seat + 1}.judge", p.judge)]
     count = 0
-    for name, cards in zones:
+    for name, cards in _zones(game):
         for c in cards:
             count += 1
             if c.uid in seen:
-                problems.append(f"card {c.label()} is in {seen[c.uid]} and {name}")
+                problems.append(f"card {c.label()} is in two places: {seen[c.uid]} and {name}")
             seen[c.uid] = name
+            if known is not None:
+                problems += _identity_problems(c, name, known)
     if count != total:
         problems.append(f"{count} cards on the table, expected {total}")
+    return problems
+
+
+def _identity_problems(card: Any, zone: str, known: dict[int, tuple[Any, Face]]) -> list[str]:
+    original, face = known.get(card.uid, (None, None))
+    if original is not card:
+        return [f"card {card.label()} in {zone} is not one of this game's cards"]
+    if FACE(card) != face:
+        kind, suit, rank = face
+        return [f"card {card.label()} in {zone} changed its face: it was {kind.name} {suit} {rank} at the start"]
+    return []
+
+
+def _player_problems(game: Any) -> list[str]:
+    problems = []
     for p in game.players:
-        if p.alive and not 0 <= p.hp <= p.max_hp:
-            problems.append(f"{p.label()} alive with hp {p.hp}/{p.max_hp}")
-        if not p.alive and (p.hand or p.equips or p.judge):
+        if p.alive and not 0 < p.hp <= p.max_hp:
+            problems += _hp_problems(p)
+        elif not p.alive and (p.hand or p.equips or p.judge):
             problems.append(f"{p.label()} is dead but holds cards")
         for slot, c in p.equips.items():
             if c.kind.type != slot:
                 problems.append(f"{c.label()} in the {slot} slot of {p.label()}")
+    return problems
+
+
+def _hp_problems(p: Any) -> list[str]:
+    problems = []
+    if p.max_hp < 1:
+        problems.append(f"{p.label()} is alive with max hp {p.max_hp}, below 1")
+    if p.hp > p.max_hp:
+        problems.append(f"{p.label()} has hp {p.hp} above its max hp {p.max_hp}")
+    if p.hp <= 0 and not p.dying:
+        problems.append(f"{p.label()} is alive at hp {p.hp} outside a rescue round (dying)")
     return problems

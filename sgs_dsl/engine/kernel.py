@@ -15,7 +15,9 @@ from .choices import ChoicesMixin
 from .decisions import Option, Request
 from .hp import HpMixin
 from .model import (
+    MAX_DEPTH,
     PHASE_ZH,
+    Budget,
     Card,
     Judge,
     Player,
@@ -24,7 +26,7 @@ from .model import (
     UsedCard,
 )
 from .turn import ACTIVE_KEY, END_PLAY, MAX_ACTIONS_PER_PHASE, TurnMixin
-from .using import EQUIP_USE, MAX_DEPTH, UNCOUNTERABLE, UsingMixin, use_mode
+from .using import EQUIP_USE, UNCOUNTERABLE, UsingMixin, use_mode
 from .view import SeatView
 from .windows import WINDOW_BY_ID
 from .zones import FROM_DECK, ZonesMixin, where, zone_zh
@@ -53,7 +55,7 @@ class Game(ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
         self.turns = 0
         self.windows_opened = 0
         self.use_stack: list[Use] = []
-        self.depth = 0
+        self.budget = Budget()  # what the text may still spend: steps, nesting, time
         self.all_cards: list[Card] = list(deck)
         self._listeners: dict[str, list[tuple[Player, Skill, TriggerDef]]] | None = None
         self.counter_kinds: tuple[CardKind, ...] = tuple(k for k in library.cards.values() if k.mode("counter"))
@@ -273,13 +275,21 @@ class Game(ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
                 self.log(f"{p.label()}不發動【{skill.name}】")
                 continue
             times = variables["damage"].amount if trig.each_point else 1
+            budget = self.budget
             for i in range(times):
                 if i and (not p.alive or (trig.optional and not self.confirm(p, f"再次發動【{skill.name}】？"))):
                     break
+                budget.steps -= 1  # a firing costs a step even when its body is empty
+                if budget.steps < 0:
+                    budget.ran_out(trig.span)
                 # a card's rule is not a skill anyone invokes: it takes effect
                 self.log(f"【{skill.name}】對{p.label()}生效" if skill.rule else f"{p.label()}發動【{skill.name}】")
                 self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
-                self.run_block(trig.body, ctx)
+                outer, budget.firing = budget.firing, trig
+                try:
+                    self.run_block(trig.body, ctx)
+                finally:
+                    budget.firing = outer
 
     def _ready(self, entry: tuple[Player, Skill, TriggerDef], variables: dict[str, Any],
                leaving: bool = False) -> Ctx | None:

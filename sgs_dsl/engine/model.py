@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import Any, NoReturn
 
 import attrs
+
+from ..syntax.diagnostics import Span
 
 SUIT_ZH = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
 RANK_FACE = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -216,4 +219,73 @@ class TurnEnded(Exception):
 
 
 class RulesError(Exception):
-    """Text did something the rules cannot allow (a runaway loop, a wrong value at run time)."""
+    """Text did something the rules cannot allow (a runaway loop, a wrong value at run time).
+    With a span, the message starts with the `.sgs` location of the text that did it."""
+
+    def __init__(self, message: str, span: Span | None = None):
+        super().__init__(f"{span}: {message}" if span is not None else message)
+        self.span = span
+
+
+# What one game's text may spend (docs/language.md "Budgets"). An action is one free-time
+# choice of the play phase, one phase (its windows and body) or the turn's opening or
+# closing windows; `Budget.new_action` refills the steps at each.
+MAX_STEPS = 20_000  # statements run, loop rounds and items counted, per action
+MAX_DEPTH = 40  # text calling into the engine that runs text again, plus nested uses
+MAX_COUNT = 1000  # the largest count one effect may ask for (cards to draw, answers, picks)
+MAX_INT = 10**9  # the largest magnitude of a number computed by text
+
+
+@attrs.define(slots=True, eq=False)
+class Budget:
+    """One game's allowance. The compiled text ticks it: `steps` down, `depth` up and down."""
+
+    steps: int = MAX_STEPS
+    depth: int = 0
+    firing: Any = None  # the TriggerDef whose body runs now: named when the depth runs over
+    seconds: float | None = None  # the wall-clock limit of the game, if any
+    deadline: float = 0.0  # time.monotonic() past which the game is cut off
+    timed_out: bool = False  # the game was cut off at its deadline (not a rules error)
+
+    def limit_time(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+
+    def new_action(self) -> None:
+        """Refill the steps; past the deadline, cut the game off (checked per action: the
+        steps bound how long one action can run)."""
+        self.steps = MAX_STEPS
+        if self.seconds is not None and time.monotonic() > self.deadline:
+            self.timed_out = True
+            raise RulesError(f"the game ran past its time limit of {self.seconds:g} s")
+
+    def spend(self, n: int, span: Span) -> None:
+        self.steps -= n
+        if self.steps < 0:
+            self.ran_out(span)
+
+    def ran_out(self, span: Span) -> NoReturn:
+        raise RulesError(f"runaway text: more than {MAX_STEPS} steps in one action (statements, "
+                         "loop rounds and counted items); nested loops or triggers that keep "
+                         "firing never end", span)
+
+    def enter(self, span: Span) -> None:
+        """One level deeper; past MAX_DEPTH, a rules error at `span`."""
+        if self.depth >= MAX_DEPTH:
+            self.too_deep(span)
+        self.depth += 1
+
+    def too_deep(self, span: Span) -> NoReturn:
+        trig = self.firing  # named too: the call is in its text, or set off by it
+        by = f" while 【{trig.skill}】 ({trig.span}) fired" if trig is not None else ""
+        raise RulesError(f"runaway text: nested more than {MAX_DEPTH} levels deep{by}; text that "
+                         "sets itself off again (a trigger firing itself, two skills firing each other, "
+                         "a condition asking for what it decides) never ends", span)
+
+    def count(self, n: int, what: str, span: Span) -> None:
+        """A count an effect asks for: at most MAX_COUNT, and charged as that many steps."""
+        if n > MAX_COUNT:
+            raise RulesError(f"{what}: {n} is more than {MAX_COUNT}, the largest count an effect "
+                             "may ask for", span)
+        if n > 0:
+            self.spend(n, span)

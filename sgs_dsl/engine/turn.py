@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..compiler.defs import CardKind, Ctx
@@ -27,6 +28,8 @@ ACTIVE_KEY = "skill:"  # Player.used key prefix for a skill's play-phase uses
 class TurnMixin:
     """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
 
+    on_free_time: Callable[[], None] | None = None  # the invariant check, when a game runs with one
+
     # ------------------------------------------------------------ the turn
     def play_turn(self, player: Player, start: str | None = None) -> None:
         """A whole turn; with `start`, the turn is taken up at that phase (rulings set a
@@ -39,17 +42,21 @@ class TurnMixin:
         player.turn_cards = []
         if start is None:
             player.skipped = set()
+        self.budget.new_action()  # the turn's opening windows
         try:
             if start is None:
                 self.open_window("turn_before", {"turn": turn})
                 self.open_window("turn_start", {"turn": turn})
             for phase in PHASES[PHASES.index(start or PHASES[0]):]:
+                if self.on_free_time is not None:  # between phases nothing is resolving
+                    self.on_free_time()
                 if not player.alive:
                     break
                 if phase in player.skipped:
                     self.log(f"{player.label()}跳過{PHASE_ZH[phase]}階段")
                     continue
                 self.run_phase(player, phase)
+            self.budget.new_action()
             self.open_window("turn_end", {"turn": turn})
         except TurnEnded:
             pass
@@ -58,10 +65,10 @@ class TurnMixin:
             if self.processing:
                 self.to_discard(list(self.processing))
             self.use_stack.clear()
-            self.depth = 0
 
     def run_phase(self, player: Player, phase: str) -> None:
         info = Phase(phase, player)
+        self.budget.new_action()
         self.open_window("phase_start", {"phase": info})
         if phase in player.skipped:
             return
@@ -114,11 +121,14 @@ class TurnMixin:
         for _ in range(MAX_ACTIONS_PER_PHASE):
             if not player.alive or "play" in player.skipped:
                 return
+            if self.on_free_time is not None:  # between actions nothing is resolving
+                self.on_free_time()
             options = self.play_options(player)
             options.append(Option(END_PLAY, None))
             choice = self.ask(player, "play", "出牌階段：選擇要使用的牌", options).value
             if choice is None:
                 return
+            self.budget.new_action()  # each free-time choice is an action of its own
             self.play_action(player, *choice)
         raise RulesError(f"more than {MAX_ACTIONS_PER_PHASE} actions in one play phase")
 

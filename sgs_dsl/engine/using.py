@@ -12,12 +12,10 @@ from .model import (
     Asked,
     Card,
     Player,
-    RulesError,
     Use,
     UsedCard,
 )
 
-MAX_DEPTH = 60
 UNCOUNTERABLE = "_uncounterable"  # Use.vars flag: no card may counter this use
 # Equipment is used in the play phase on oneself (seed 000 裝備牌): a rule of the game, not of
 # any card's text, so a card that says nothing about its use still has this mode.
@@ -194,13 +192,11 @@ class UsingMixin:
     def use_card(self, user: Player, card: UsedCard, targets: list[Player], context: str,
                  responded: Use | None = None, extra: dict[str, Any] | None = None) -> Use:
         """The whole process of using a card (使用), per DESIGN.md "Timing"."""
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise RulesError("resolution nested too deeply (a runaway chain of uses)")
+        self.budget.enter(card.kind.span)  # a runaway chain of uses names the card's text
         try:
             return self._use(user, card, targets, context, responded, extra or {})
         finally:
-            self.depth -= 1
+            self.budget.depth -= 1
 
     def _use(self, user, card, targets, context, responded, extra) -> Use:
         kind: CardKind = card.kind

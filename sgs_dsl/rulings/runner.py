@@ -9,6 +9,7 @@ import attrs
 
 from ..compiler.library import load_library
 from ..engine.decisions import Request
+from ..engine.invariants import InvariantBroken, Invariants
 from ..engine.kernel import END_PLAY, Game, use_mode
 from ..engine.model import (
     PHASE_ZH,
@@ -23,7 +24,7 @@ from ..engine.model import (
 )
 from ..game import build_deck
 from ..modes.identity import IdentityMode
-from .model import CardRef, Check, Ruling, Step
+from .model import CardRef, Check, Ruling, Run, Step
 
 WINNER_ZH = {"lord": "主公和忠臣獲勝", "rebel": "反賊獲勝", "renegade": "內奸獲勝", "draw": "平局"}
 
@@ -237,33 +238,49 @@ def run_ruling(ruling: Ruling, library: Any = None) -> RulingResult:
     except ScriptFailure as problem:
         return RulingResult(ruling, (), (str(problem),))
     game.lines.append(f"裁定：{ruling.title}（依據：{ruling.source}）")
+    invariants = Invariants.start(game, waive=True)  # what the table was set up with is not a failure
+    game.on_free_time = invariants.at_free_time
     try:
         for run in ruling.runs:
-            player = game.players[run.seat - 1]
-            if run.whole_turn:
-                game.play_turn(player, run.phase)
-            else:
-                game.current = player
-                game.lines.append(f"—— {player.label()}的{_phase_zh(run.phase)}階段 ——")
-                try:
-                    game.run_phase(player, run.phase)
-                except TurnEnded:
-                    pass
-                finally:
-                    if game.processing:
-                        game.to_discard(list(game.processing))
-                    game.use_stack.clear()
+            _play(game, run)
+            invariants.check(free_time=True)  # a run ends with nothing resolving
     except GameOver as over:
         winner = over.winner
         game.lines.append(f"遊戲結束：{over.reason}")
+        failures.extend(_violated(invariants.problems(free_time=False)))
+    except InvariantBroken as broken:
+        failures.extend(_violated(broken.problems))
     except ScriptFailure as problem:
         failures.append(str(problem))
     except RulesError as problem:
         failures.append(f"rules error: {problem}")
+    game.on_free_time = None
     if not failures:
         failures.extend(script.leftovers())
     failures.extend(_check(game, c, winner) for c in ruling.checks)
     return RulingResult(ruling, tuple(game.lines), tuple(f for f in failures if f))
+
+
+def _play(game: Game, run: Run) -> None:
+    """One run of a ruling: a whole turn (from a phase on), or one phase of a seat."""
+    player = game.players[run.seat - 1]
+    if run.whole_turn:
+        game.play_turn(player, run.phase)
+        return
+    game.current = player
+    game.lines.append(f"—— {player.label()}的{_phase_zh(run.phase)}階段 ——")
+    try:
+        game.run_phase(player, run.phase)
+    except TurnEnded:
+        pass
+    finally:
+        if game.processing:
+            game.to_discard(list(game.processing))
+        game.use_stack.clear()
+
+
+def _violated(problems: list[str]) -> list[str]:
+    return [f"invariant violated: {p}" for p in problems]
 
 
 def _phase_zh(phase: str | None) -> str:

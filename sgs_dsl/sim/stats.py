@@ -85,10 +85,11 @@ def summarize(
 
     Win rates are over the games that finished cleanly (``valid_games``): a game with an
     internal error or an invariant violation counts under ``errors`` only, since its winner
-    means nothing. Everything except :data:`TIMING_KEYS` depends only on the games played.
+    means nothing; a game cut off by the time limit counts under ``timed_out`` only.
+    Everything except :data:`TIMING_KEYS` depends only on the games played.
     """
     records = sorted(records, key=lambda r: r.index)
-    clean = [r for r in records if not r.failed]
+    clean = [r for r in records if not r.failed and not r.timed_out]  # a cut-off game has no result
     failed = [r for r in records if r.failed]
     counts = Counter(r.winner for r in clean)
     n = len(clean)
@@ -104,6 +105,7 @@ def summarize(
         "wins_by_role": wins_by_role,
         "turns": turn_stats([r.turns for r in clean]),
         "capped": sum(1 for r in records if r.capped),
+        "timed_out": sum(1 for r in records if r.timed_out),
         "errors": len(failed),
         "violations": sum(len(r.violations) for r in records),
         "error_samples": [
@@ -208,7 +210,8 @@ def format_summary(report: dict[str, Any]) -> str:
             )
     t = report["turns"]
     lines.append(f"turns: mean {t['mean']:.1f}, median {t['median']:g}, max {t['max']}")
-    lines.append(f"errors: {report['errors']}, capped games: {report['capped']}")
+    lines.append(f"errors: {report['errors']}, capped games: {report['capped']}, "
+                 f"timed out: {report['timed_out']}")
     for sample in report["error_samples"]:
         first = sample["error"].strip().splitlines()[-1] if sample["error"].strip() else "?"
         lines.append(f"  game {sample['game']} (seed {sample['seed']}): {first}")

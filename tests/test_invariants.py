@@ -1,0 +1,219 @@
+"""Mutation tests of the invariant checker: the engine is broken on purpose in small ways
+(monkeypatched) and each breakage must be caught, by the check that names it, in a small batch
+of seeded games; the unbroken engine gives no violation on the same games. Rulings run the same
+checks: a ruling whose resolution breaks an invariant fails."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from sgs_dsl import game as game_module
+from sgs_dsl.compiler.library import load_library
+from sgs_dsl.engine.invariants import InvariantBroken, Invariants
+from sgs_dsl.engine.kernel import Game
+from sgs_dsl.engine.model import GameOver
+from sgs_dsl.game import play_game, setup
+from sgs_dsl.rulings.parser import parse_rulings
+from sgs_dsl.rulings.runner import run_ruling
+
+RULESET, PLAYERS, SEEDS = "standard", 5, range(10)
+
+
+@pytest.fixture(scope="module")
+def library():
+    return load_library()
+
+
+def batch_violations(library) -> list[str]:
+    """Every violation of the seeded batch (each game stops at its first)."""
+    return [v for seed in SEEDS for v in play_game(library, RULESET, PLAYERS, seed).violations]
+
+
+# ---------------------------------------------------------------- the breakages
+def lose_a_discarded_card(mp: pytest.MonkeyPatch) -> None:
+    real = Game.to_discard
+
+    def to_discard(self, cards):
+        cards = list(cards)
+        if len(cards) > 1:
+            self.take_out(cards.pop())  # out of its zone, into none
+        real(self, cards)
+    mp.setattr(Game, "to_discard", to_discard)
+
+
+def recover_past_max_hp(mp: pytest.MonkeyPatch) -> None:
+    real = Game.recover
+
+    def recover(self, player, amount, source=None, card=None):
+        before = player.hp
+        real(self, player, amount, source, card)
+        if player.hp > before:
+            player.hp += 1  # one point more than recovered, unclamped
+    mp.setattr(Game, "recover", recover)
+
+
+def dead_keep_their_cards(mp: pytest.MonkeyPatch) -> None:
+    mp.setattr(Game, "_discard_everything", lambda self, player: None)
+
+
+def duplicate_a_draw(mp: pytest.MonkeyPatch) -> None:
+    real = Game.draw
+
+    def draw(self, player, n):
+        cards = real(self, player, n)
+        if cards:
+            player.hand.append(cards[0])  # the same card twice in the hand
+        return cards
+    mp.setattr(Game, "draw", draw)
+
+
+def survive_at_zero_hp(mp: pytest.MonkeyPatch) -> None:
+    real = Game.die
+
+    def die(self, player, killer):
+        if player.hp != 0:  # the rescue round forgets a player left at exactly 0
+            real(self, player, killer)
+    mp.setattr(Game, "die", die)
+
+
+def leave_judge_cards_in_processing(mp: pytest.MonkeyPatch) -> None:
+    # the turn's end sweeps the processing area: only the checks inside the turn see this
+    mp.setattr(Game, "finish_judgement", lambda self, j: self.open_window("judge_after", {"judge": j}))
+
+
+def throw_cards_into_the_deck(mp: pytest.MonkeyPatch) -> None:
+    def throw(self, card):
+        if card is not None:
+            self.take_out(card)
+            self.deck.insert(0, card)  # to the bottom of the deck, not the discard pile
+    mp.setattr(Game, "throw", throw)
+
+
+def repaint_judge_cards(mp: pytest.MonkeyPatch) -> None:
+    real = Game.judge
+
+    def judge(self, player):
+        j = real(self, player)
+        j.card.suit = "heart"  # a "counts as ♥" effect written onto the physical card
+        return j
+    mp.setattr(Game, "judge", judge)
+
+
+def play_on_after_the_end(mp: pytest.MonkeyPatch) -> None:
+    real = Game.die
+
+    def die(self, player, killer):
+        try:
+            real(self, player, killer)
+        except GameOver:
+            pass  # the victory the mode declared is lost
+    mp.setattr(Game, "die", die)
+
+
+def lord_bonus_below_one(mp: pytest.MonkeyPatch) -> None:
+    mp.setattr(game_module, "lord_bonus", lambda players: -5)
+
+
+BREAKAGES: list[tuple[Callable[[pytest.MonkeyPatch], None], str]] = [
+    (lose_a_discarded_card, "cards on the table, expected 108"),
+    (recover_past_max_hp, "above its max hp"),
+    (dead_keep_their_cards, "is dead but holds cards"),
+    (duplicate_a_draw, "is in two places"),
+    (survive_at_zero_hp, "is alive at hp 0 outside a rescue round"),
+    (leave_judge_cards_in_processing, "left in the processing area at a free time"),
+    (throw_cards_into_the_deck, "without a reshuffle"),
+    (repaint_judge_cards, "changed its face"),
+    (play_on_after_the_end, "the game goes on though the mode says it is over"),
+    (lord_bonus_below_one, "below 1"),
+]
+
+
+def test_the_unbroken_engine_breaks_no_invariant(library):
+    for seed in SEEDS:
+        result = play_game(library, RULESET, PLAYERS, seed)
+        assert result.error is None and result.violations == [], (seed, result.violations)
+
+
+@pytest.mark.parametrize("breakage,message", BREAKAGES, ids=[b.__name__ for b, _ in BREAKAGES])
+def test_each_breakage_is_caught_by_its_check(library, monkeypatch, breakage, message):
+    breakage(monkeypatch)
+    violations = batch_violations(library)
+    assert any(message in v for v in violations), violations
+
+
+def test_a_processing_leftover_is_caught_inside_the_turn(library, monkeypatch):
+    """The judge card left behind is seen at a free time of its turn (only the hook checks here:
+    no check between turns), before the sweep at the turn's end would hide it."""
+    leave_judge_cards_in_processing(monkeypatch)
+    for seed in SEEDS:
+        game = setup(library, RULESET, PLAYERS, seed)
+        game.on_free_time = Invariants.start(game).at_free_time
+        try:
+            while True:
+                game.play_turn(game.current)
+                game.current = game.next_alive(game.current)
+        except InvariantBroken as broken:
+            assert "left in the processing area at a free time" in str(broken)
+            return
+        except GameOver:
+            continue
+    pytest.fail("no game of the batch left a judge card behind")
+
+
+def test_a_reshuffle_may_refill_the_deck(library):
+    game = setup(library, RULESET, PLAYERS, 1)
+    invariants = Invariants.start(game)
+    game.to_discard(list(game.deck))
+    invariants.at_free_time()
+    game.draw(game.players[0], 1)  # the discard pile becomes the deck
+    invariants.at_free_time()
+    assert invariants.problems(free_time=True) == []
+    assert len(game.deck) == 108 - 5 * 4 - 1
+
+
+def test_the_deck_may_not_grow_between_free_times(library):
+    game = setup(library, RULESET, PLAYERS, 1)
+    invariants = Invariants.start(game)
+    card = game.players[1].hand[0]
+    game.take_out(card)
+    game.deck.append(card)
+    with pytest.raises(InvariantBroken, match="the deck grew from 88 to 89 cards without a reshuffle"):
+        invariants.at_free_time()
+
+
+# ---------------------------------------------------------------- rulings
+PEACH = """
+ruling "桃回復一點體力" {{
+  source "seed 000 基本牌：桃";
+  ruleset basic;
+  seat 1 lord hp {hp}/4 hand [桃 ♥3];
+  seat 2 {role};
+  phase 1 play;
+  script {{ 1 uses 桃 ♥3; 1 ends; }}
+  expect {{ seat 1 hp {after}; }}
+}}
+"""
+
+
+def peach_ruling(hp: int = 3, role: str = "rebel", after: int = 4):
+    (ruling,) = parse_rulings(PEACH.format(hp=hp, role=role, after=after), "t.ruling")
+    return ruling
+
+
+def test_a_ruling_whose_resolution_breaks_an_invariant_fails(library, monkeypatch):
+    assert run_ruling(peach_ruling(), library).passed
+    recover_past_max_hp(monkeypatch)
+    result = run_ruling(peach_ruling(after=5), library)
+    assert result.failures == ("invariant violated: 1號位無將(男) has hp 5 above its max hp 4",)
+
+
+def test_a_ruling_table_that_starts_with_a_winner_may_be_played(library):
+    """Lord and loyalist alone: the mode would end such a game, but the ruling set it up on purpose."""
+    result = run_ruling(peach_ruling(role="loyalist"), library)
+    assert result.passed, result.failures
+
+
+def test_a_ruling_table_at_hp_0_is_checked_only_for_what_changes(library):
+    assert run_ruling(peach_ruling(hp=0, after=1), library).passed
