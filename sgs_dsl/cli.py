@@ -2,11 +2,16 @@
 
 Start-up is kept fast: only click is imported here; the parser, the compiler and the
 engine are imported inside the commands that need them.
+
+Everything the commands print goes through ``_out`` / ``_err``, which escape terminal
+control characters and bidi overrides (``textsafe.printable``): names, titles and strings
+come from files and arguments the user may not have written.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,8 +19,12 @@ from typing import Any
 
 import click
 
+from sgs_dsl.textsafe import printable
+
 #: Exit status for an unexpected exception (EX_SOFTWARE in sysexits.h).
 EXIT_INTERNAL = 70
+#: Exit status when output cannot be written: stdout, the --json file (EX_IOERR).
+EXIT_IO = 74
 
 WINNER_TEXT = {
     "lord": "the lord and the loyalists win",
@@ -23,6 +32,88 @@ WINNER_TEXT = {
     "renegade": "the renegade wins",
     "draw": "nobody wins",
 }
+
+
+# --- output -----------------------------------------------------------------------------------
+
+
+class OutputError(click.ClickException):
+    """Output that could not be written (stdout, a report file): one line, exit status 74."""
+
+    exit_code = EXIT_IO
+
+    def show(self, file: Any = None) -> None:
+        _err(f"error: {self.format_message()}")
+
+
+def _reason(error: OSError) -> str:
+    """The system's words for an OSError, as the end of a sentence: 'permission denied'."""
+    text = error.strerror or str(error)
+    return text[:1].lower() + text[1:]
+
+
+def _silence_stdout() -> None:
+    """Point a failed stdout at /dev/null, so the interpreter's last flush at exit does not
+    fail again (and print 'Exception ignored ...')."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # no real file behind it (a test runner's buffer)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+def _stdout_failed(error: OSError) -> OutputError:
+    _silence_stdout()
+    return OutputError(f"cannot write to standard output: {_reason(error)}")
+
+
+def _out(text: str = "", *, nl: bool = True) -> None:
+    """Print to stdout, escaped. A closed pipe (``| head``) is left to click: exit 1, quietly."""
+    try:
+        click.echo(printable(text, lines=True), nl=nl)
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise _stdout_failed(error) from None
+
+
+def _err(text: str) -> None:
+    """Print to stderr, escaped; when stderr itself fails there is nowhere left to say so."""
+    try:
+        click.echo(printable(text, lines=True), err=True)
+    except OSError:
+        pass
+
+
+def _json(data: Any) -> str:
+    """Indented JSON; characters a terminal would act on are \\u escapes (still valid JSON)."""
+    import json
+
+    return printable(json.dumps(data, ensure_ascii=False, indent=2), lines=True)
+
+
+def _write_report(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise OutputError(f"cannot write {printable(str(path))}: {_reason(error)}") from None
+
+
+def _writable_output(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """A --json FILE that cannot be written is a usage error before any game is played."""
+    if value is None or str(value) == "-":
+        return value
+    if value.is_dir():  # an empty FILE is the current folder
+        raise click.BadParameter(f"cannot write '{value}': it is a folder", ctx, param)
+    folder = value.parent
+    if not folder.is_dir():
+        problem = f"'{folder}' is not a folder" if folder.exists() else f"the folder '{folder}' does not exist"
+        raise click.BadParameter(f"cannot write '{value}': {problem}", ctx, param)
+    if not os.access(value if value.exists() else folder, os.W_OK):
+        raise click.BadParameter(f"cannot write '{value}': permission denied", ctx, param)
+    return value
 
 
 # --- error handling -----------------------------------------------------------------------
@@ -43,49 +134,211 @@ def _render_sgs_error(exc: Any) -> str:
         return f"error: {exc}"
 
 
-class SgsGroup(click.Group):
+class _HelpOutput:
+    """``make_context`` prints --help and --version: a stdout failing there is an I/O error."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)  # type: ignore[misc]
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _stdout_failed(error) from None
+
+
+class SgsCommand(_HelpOutput, click.Command):
+    """A command of ``sgs``."""
+
+
+class SgsGroup(_HelpOutput, click.Group):
     """A group that turns every failure into a message and an exit status, never a traceback.
 
-    - ``SgsError`` (bad .sgs text, anything the loader rejects): its diagnostics, exit 1;
-    - click's usage errors: click's message, exit 2;
+    - ``SgsError`` (bad .sgs text, a file that cannot be read): its diagnostics, exit 1;
+    - click's usage errors: click's message, escaped, exit 2;
+    - output that cannot be written (stdout, the --json file): one line, exit 74; other
+      failures of the file system or a device: one line with the file, exit 74;
     - anything else: one line ``internal error: ...`` and a hint to report it, exit 70
       (``SGS_DEBUG=1`` prints the traceback too).
     """
 
+    command_class = SgsCommand
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit):
+        except click.exceptions.ClickException as exc:  # its message may quote an argument
+            exc.message = printable(exc.message, lines=True)
+            raise
+        except (click.exceptions.Abort, click.exceptions.Exit):
             raise
         except (KeyboardInterrupt, SystemExit, BrokenPipeError):
             raise
+        except OSError as exc:  # the file system or a device failed, not sgs-dsl
+            where = f"{exc.filename}: " if exc.filename else ""
+            _err(f"error: {where}{_reason(exc)}")
+            ctx.exit(EXIT_IO)
         except Exception as exc:
             if _is_sgs_error(exc):
-                click.echo(_render_sgs_error(exc), err=True)
+                _err(_render_sgs_error(exc))
                 ctx.exit(1)
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-            click.echo(f"internal error: {type(exc).__name__}" + (f": {first}" if first else ""), err=True)
+            _err(f"internal error: {type(exc).__name__}" + (f": {first}" if first else ""))
             if os.environ.get("SGS_DEBUG"):
                 import traceback
 
-                click.echo(traceback.format_exc(), err=True)
+                _err(traceback.format_exc())
             else:
-                click.echo(
+                _err(
                     "This is a bug in sgs-dsl, not in your input. Please report it with the command you ran "
-                    "(run again with SGS_DEBUG=1 to see the traceback).",
-                    err=True,
+                    "(run again with SGS_DEBUG=1 to see the traceback)."
                 )
             ctx.exit(EXIT_INTERNAL)
+
+
+# --- the files commands read (docs/reliability.md, "Files and folders the CLI reads") ---------
+
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _file_kind(path: Path) -> str:
+    """'' when `path` is a regular file that opens for reading, else the kind of file it is;
+    OSError when it cannot be looked at or opened. Anything but a regular file is found with
+    stat and never opened: reading a FIFO or a device can block forever."""
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        return next((name for test, name in _FILE_KINDS if test(mode)), "not a regular file")
+    os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
+    return ""
+
+
+def _problem(path: Path, message: str, hint: str = "") -> Any:
+    from sgs_dsl.syntax.diagnostics import Diagnostic, Span
+
+    return Diagnostic(Span(str(path), 0, 0), message, hint)
+
+
+def _kind_or_problem(path: Path, problems: list[Any]) -> str | None:
+    """`_file_kind`, or None with a problem recorded when the file cannot be looked at."""
+    try:
+        return _file_kind(path)
+    except OSError as error:
+        problems.append(_problem(path, f"cannot read {path}: {_reason(error)}"))
+        return None
+
+
+def _named_file(path: Path, problems: list[Any]) -> Path | None:
+    """A file named on the command line: read when it is a readable regular file, else a problem."""
+    kind = _kind_or_problem(path, problems)
+    if kind is None:
+        return None
+    if kind:
+        problems.append(_problem(path, f"cannot read {path}: it is {kind}, not a regular file",
+                                 "only regular files are read: reading a FIFO or a device could block forever"))
+        return None
+    return path
+
+
+def _link_outside(path: Path, root: Path, folder: Path) -> str:
+    """Why a symlink found in a folder is not followed: it is broken or leads outside the
+    folder. '' for an entry that is not a symlink, or a link that stays inside."""
+    if not path.is_symlink():
+        return ""
+    try:
+        real = Path(os.path.realpath(path, strict=True))
+    except OSError:
+        return "a broken symlink"
+    return "" if real.is_relative_to(root) else f"a symlink that leads outside {folder}"
+
+
+def _skipped(path: Path, why: str) -> None:
+    _err(f"{path}: warning: not read: {why}")
+
+
+def _found_file(path: Path, root: Path, folder: Path, problems: list[Any]) -> Path | None:
+    """A *.sgs entry found in a folder: read when it is a readable regular file inside the
+    folder; skipped with a warning when it is another kind of file or a link out of it."""
+    outside = _link_outside(path, root, folder)
+    if outside:
+        _skipped(path, outside)
+        return None
+    kind = _kind_or_problem(path, problems)
+    if kind is None:
+        return None
+    if kind:
+        _skipped(path, f"{kind}, not a regular file")
+        return None
+    return path
+
+
+def _folder_files(folder: Path, problems: list[Any]) -> list[Path]:
+    """The *.sgs files below a folder, sorted. A subfolder named x.sgs is searched like any
+    other; a symlinked subfolder is not (what it links to inside the folder is found there)."""
+    root = Path(os.path.realpath(folder))
+    found: list[Path] = []
+
+    def unlisted(error: OSError) -> None:
+        problems.append(_problem(Path(error.filename), f"cannot read the folder {error.filename}: {_reason(error)}"))
+
+    for top, dirs, names in os.walk(folder, onerror=unlisted):
+        dirs.sort()
+        for name in dirs:
+            outside = _link_outside(Path(top, name), root, folder)
+            if outside:
+                _skipped(Path(top, name), outside)
+        for name in sorted(names):
+            if name.endswith(".sgs"):
+                path = _found_file(Path(top, name), root, folder, problems)
+                if path is not None:
+                    found.append(path)
+    return sorted(found)
+
+
+def _collect_files(paths: Sequence[Path]) -> tuple[list[Path], list[Any]]:
+    """The .sgs files of some paths (a file as named, a folder searched recursively), each
+    once even when named twice or linked, and the diagnostics of what cannot be read."""
+    problems: list[Any] = []
+    found: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            found.extend(_folder_files(p, problems))
+        else:
+            path = _named_file(p, problems)
+            if path is not None:
+                found.append(path)
+    unique: dict[str, Path] = {}
+    for f in found:
+        unique.setdefault(os.path.realpath(f), f)
+    return list(unique.values()), problems
+
+
+def _sgs_files(paths: Sequence[Path]) -> list[Path]:
+    """The .sgs files of some paths; SgsError (exit 1) when one cannot be read."""
+    files, problems = _collect_files(paths)
+    if problems:
+        from sgs_dsl.syntax.diagnostics import SgsError
+
+        raise SgsError(problems)
+    return files
 
 
 # --- shared helpers --------------------------------------------------------------------------
 
 
-def _load_library(extra: Sequence[Path] = ()) -> Any:
-    """The built-in library plus the --library files (folders are searched for *.sgs)."""
+def _library_of(files: Sequence[Path]) -> Any:
     from sgs_dsl.compiler.library import load_library
 
-    return load_library(tuple(_sgs_files(extra)))
+    return load_library(tuple(files))
+
+
+def _load_library(extra: Sequence[Path] = ()) -> Any:
+    """The built-in library plus the --library files (folders are searched for *.sgs)."""
+    return _library_of(_sgs_files(extra))
 
 
 def resolve_ruleset(library: Any, name: str | None) -> str:
@@ -123,6 +376,40 @@ def check_players(library: Any, ruleset: str, players: int) -> None:
         )
 
 
+def _source_line(span: Any) -> str:
+    try:
+        lines = Path(span.file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+
+
+def check_heroes(library: Any, ruleset: str, players: int) -> None:
+    """Every seat needs a hero of its own: a ruleset whose hero packages have fewer heroes
+    than the table has seats is an error at the ruleset's definition (exit 1)."""
+    from sgs_dsl.game import ruleset_heroes
+    from sgs_dsl.syntax.diagnostics import Diagnostic, SgsError
+
+    rules = library.rulesets[ruleset]
+    count = len(ruleset_heroes(library, ruleset))
+    if not rules.heroes or count >= players:
+        return
+    heroes = f"{count} hero{'es' if count != 1 else ''}"
+    fewer = f", or play with --players {count} or fewer" if count >= 2 else ""
+    raise SgsError([Diagnostic(
+        rules.span,
+        f"ruleset '{ruleset}' has {heroes} for {players} players: every seat needs a hero of its own",
+        f"add a hero package to its `heroes`{fewer}",
+        _source_line(rules.span),
+    )])
+
+
+def check_table(library: Any, ruleset: str, players: int) -> None:
+    """The ruleset can seat ``players``: the count it allows (exit 2) and its heroes (exit 1)."""
+    check_players(library, ruleset, players)
+    check_heroes(library, ruleset, players)
+
+
 def card_row(card: Any) -> dict[str, Any]:
     return {"name": card.name, "id": card.id, "suit": card.suit, "rank": int(card.rank), "type": card.type}
 
@@ -138,7 +425,10 @@ def _pad(text: str, width: int) -> str:
 
 
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A plain text table, aligned for CJK (double width) characters."""
+    """A plain text table, aligned for CJK (double width) characters; cells are escaped
+    before they are measured, so a control character cannot break the columns."""
+    headers = [printable(h) for h in headers]
+    rows = [[printable(c) for c in row] for row in rows]
     widths = [_display_width(h) for h in headers]
     for row in rows:
         widths = [max(w, _display_width(c)) for w, c in zip(widths, row, strict=True)]
@@ -148,11 +438,8 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def _sgs_files(paths: Sequence[Path]) -> list[Path]:
-    files: list[Path] = []
-    for p in paths:
-        files.extend(sorted(p.rglob("*.sgs")) if p.is_dir() else [p])
-    return files
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 # --- options shared by several commands -----------------------------------------------------
@@ -195,6 +482,11 @@ def main() -> None:
       sgs simulate -p 8 -g 1000 -j 4   win rates by role over many games
       sgs cards --json                 the deck of a ruleset as JSON
       sgs ruling my.ruling             run rulings and print their traces
+
+    \b
+    Exit status: 0 all is well; 1 bad .sgs or .ruling input, a file that
+    cannot be read, a game that ended in an error or a ruling that fails;
+    2 a usage error; 74 output that cannot be written; 70 a bug in sgs-dsl.
     """
 
 
@@ -204,26 +496,16 @@ def check(paths: tuple[Path, ...]) -> None:
     """Check .sgs files or folders (searched recursively for *.sgs)."""
     from sgs_dsl.compiler.library import check_paths
 
-    files = _sgs_files(paths)
-    try:
-        diagnostics = list(check_paths(list(paths)))
-    except Exception as exc:
-        if not _is_sgs_error(exc):
-            raise
-        diagnostics = list(exc.diagnostics)
-        if not diagnostics:
-            raise
+    files, unreadable = _collect_files(paths)
+    diagnostics = unreadable + list(check_paths(files))
     errors = [d for d in diagnostics if getattr(d, "severity", "error") == "error"]
     for d in diagnostics:
-        click.echo(d.render(), err=True)
-        click.echo("", err=True)
+        _err(d.render())
+        _err("")
     if errors:
-        click.echo(
-            f"{len(errors)} error{'s' if len(errors) != 1 else ''} in {len(files)} file{'s' if len(files) != 1 else ''}",
-            err=True,
-        )
+        _err(f"{_plural(len(errors), 'error')} in {_plural(len(files) + len(unreadable), 'file')}")
         sys.exit(1)
-    click.echo(f"ok: {len(files)} file{'s' if len(files) != 1 else ''}")
+    _out(f"ok: {_plural(len(files), 'file')}")
 
 
 @main.command()
@@ -233,10 +515,15 @@ def check(paths: tuple[Path, ...]) -> None:
 @max_turns_option
 @library_option
 def run(ruleset: str | None, players: int, seed: int | None, max_turns: int, extra: tuple[Path, ...]) -> None:
-    """Play one game with random agents and print its log."""
+    """Play one game with random agents and print its log.
+
+    \b
+    Exit status: 0 when the game ends with a winner (or a draw), 1 when it
+    stops on an error: the error is printed and there is no winner.
+    """
     library = _load_library(extra)
     name = resolve_ruleset(library, ruleset)
-    check_players(library, name, players)
+    check_table(library, name, players)
     if seed is None:
         import secrets
 
@@ -244,22 +531,30 @@ def run(ruleset: str | None, players: int, seed: int | None, max_turns: int, ext
     from sgs_dsl.game import play_game
 
     result = play_game(library, name, players, seed, log=True, max_turns=max_turns)
-    click.echo(f"# ruleset {name}, {players} players, seed {seed}")
+    _out(f"# ruleset {name}, {players} players, seed {seed}")
     for line in result.log:
-        click.echo(line)
-    failed = False
-    if result.error:
-        click.echo(f"error: the game stopped on an internal error:\n{result.error}", err=True)
-        failed = True
-    for violation in result.violations or ():
-        click.echo(f"invariant violated: {violation}", err=True)
-        failed = True
+        _out(line)
+    failures = ([result.error] if result.error else []) + [f"invariant violated: {v}" for v in result.violations or ()]
+    if failures:
+        _err("error: the game stopped on an error, so it has no winner:")
+        for failure in failures:
+            _err(failure)
+        sys.exit(1)
     text = WINNER_TEXT.get(result.winner, f"{result.winner} wins")
     if result.capped:
         text += f" (turn cap of {max_turns} reached)"
-    click.echo(f"winner: {result.winner} ({text}) after {result.turns} turns")
-    if failed:
-        sys.exit(1)
+    _out(f"winner: {result.winner} ({text}) after {result.turns} turns")
+
+
+def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **options: Any) -> Any:
+    """run_batch, with a progress bar on stderr when someone watches it (a terminal)."""
+    from sgs_dsl.sim.batch import run_batch
+
+    if quiet or not sys.stderr.isatty():
+        return run_batch(name, players, games, seed, **options)
+    label = printable(f"{name}, {players} players")
+    with click.progressbar(length=games, label=label, file=sys.stderr, show_pos=True, show_eta=True) as bar:
+        return run_batch(name, players, games, seed, on_result=lambda _rec: bar.update(1), **options)
 
 
 @main.command()
@@ -272,6 +567,7 @@ def run(ruleset: str | None, players: int, seed: int | None, max_turns: int, ext
     "json_path",
     type=click.Path(dir_okay=False, path_type=Path, allow_dash=True),
     default=None,
+    callback=_writable_output,
     help="Write the report as JSON to FILE ('-' for stdout).",
 )
 @click.option(
@@ -288,6 +584,13 @@ def run(ruleset: str | None, players: int, seed: int | None, max_turns: int, ext
 @click.option(
     "--skill-stats", is_flag=True, help="Also count how often each hero skill of the ruleset fired (and which never did)."
 )
+@click.option(
+    "--game-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="Cut off each game still running after this long; such games are counted as timed out, not played out.",
+)
 def simulate(
     ruleset: str | None,
     players: int,
@@ -299,36 +602,22 @@ def simulate(
     extra: tuple[Path, ...],
     quiet: bool,
     skill_stats: bool,
+    game_timeout: float | None,
 ) -> None:
-    """Play many games with random agents; print win rates by role and game statistics."""
-    from sgs_dsl.sim.batch import run_batch
+    """Play many games with random agents; print win rates by role and game statistics.
+
+    \b
+    Exit status: 0 when every game ended cleanly, 1 when any ended in an error
+    (or an invariant violation): the report counts them under "errors".
+    """
     from sgs_dsl.sim.stats import format_summary, summarize
 
-    library = _load_library(extra)
+    files = _sgs_files(extra)
+    library = _library_of(files)
     name = resolve_ruleset(library, ruleset)
-    check_players(library, name, players)
-
-    if quiet or not sys.stderr.isatty():  # a bar only where someone watches it
-        batch = run_batch(
-            name, players, games, seed, jobs=jobs, max_turns=max_turns, extra_paths=_sgs_files(extra), library=library
-        )
-    else:
-        with click.progressbar(
-            length=games, label=f"{name}, {players} players", file=sys.stderr, show_pos=True, show_eta=True
-        ) as bar:
-            batch = run_batch(
-                name,
-                players,
-                games,
-                seed,
-                jobs=jobs,
-                max_turns=max_turns,
-                extra_paths=_sgs_files(extra),
-                library=library,
-                on_result=lambda _rec: bar.update(1),
-            )
-    import json
-
+    check_table(library, name, players)
+    batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
+                        library=library, game_timeout=game_timeout)
     report = summarize(
         batch.records, ruleset=name, players=players, seed=seed, max_turns=max_turns, elapsed_s=batch.elapsed_s
     )
@@ -339,17 +628,20 @@ def simulate(
 
         names = list(dict.fromkeys(s.name for h in heroes_of(library, name) for s in h.skills))
         report["skill_stats"] = count_skills(batch.records, names)
-    text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
+    text = _json(report) + "\n"
     summary = format_summary(report)
     if skill_stats:
         summary += "\n" + format_skill_stats(report["skill_stats"])
     if json_path is not None and str(json_path) == "-":
-        click.echo(summary, err=True)
-        click.echo(text, nl=False)
+        _err(summary)
+        _out(text, nl=False)
     else:
-        click.echo(summary)
+        _out(summary)
         if json_path is not None:
-            json_path.write_text(text, encoding="utf-8")
+            _write_report(json_path, text)
+    if report["errors"]:
+        _err(f"error: {report['errors']} of {_plural(games, 'game')} ended in an error (see the error lines above)")
+        sys.exit(1)
 
 
 @main.command()
@@ -358,13 +650,11 @@ def simulate(
 @library_option
 def cards(ruleset: str | None, as_json: bool, extra: tuple[Path, ...]) -> None:
     """List the cards of a ruleset's deck."""
-    import json
-
     library = _load_library(extra)
     name = resolve_ruleset(library, ruleset)
     deck = [card_row(c) for c in library.deck_cards(name)]
     if as_json:
-        click.echo(json.dumps(deck, ensure_ascii=False, indent=2))
+        _out(_json(deck))
         return
     from sgs_dsl.engine.model import RANK_FACE, SUIT_ZH
 
@@ -372,8 +662,8 @@ def cards(ruleset: str | None, as_json: bool, extra: tuple[Path, ...]) -> None:
         [str(i), c["name"], c["id"], SUIT_ZH.get(c["suit"], c["suit"]) + RANK_FACE.get(c["rank"], str(c["rank"])), c["type"]]
         for i, c in enumerate(deck, 1)
     ]
-    click.echo(format_table(["#", "name", "id", "card", "type"], rows))
-    click.echo(f"{len(deck)} cards in ruleset {name}")
+    _out(format_table(["#", "name", "id", "card", "type"], rows))
+    _out(f"{len(deck)} cards in ruleset {name}")
 
 
 @main.command()
@@ -381,8 +671,6 @@ def cards(ruleset: str | None, as_json: bool, extra: tuple[Path, ...]) -> None:
 @library_option
 def rulesets(as_json: bool, extra: tuple[Path, ...]) -> None:
     """List the built-in rulesets (the default is marked with *)."""
-    import json
-
     library = _load_library(extra)
     items = [library.rulesets[k] for k in sorted(library.rulesets)]
     if as_json:
@@ -396,12 +684,12 @@ def rulesets(as_json: bool, extra: tuple[Path, ...]) -> None:
             }
             for r in items
         ]
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        _out(_json(data))
         return
     rows = [
         ["*" if r.name == library.default_ruleset else "", r.name, r.mode, ", ".join(r.decks), r.title] for r in items
     ]
-    click.echo(format_table(["", "name", "mode", "decks", "title"], rows))
+    _out(format_table(["", "name", "mode", "decks", "title"], rows))
 
 
 @main.command()
@@ -410,8 +698,6 @@ def rulesets(as_json: bool, extra: tuple[Path, ...]) -> None:
 @library_option
 def heroes(ruleset: str | None, as_json: bool, extra: tuple[Path, ...]) -> None:
     """List heroes: kingdom, gender, hp and skills (* marks a lord candidate)."""
-    import json
-
     from sgs_dsl.catalog import HERO_HEADERS, hero_row, hero_table_rows, heroes_of, lord_names
 
     library = _load_library(extra)
@@ -419,11 +705,11 @@ def heroes(ruleset: str | None, as_json: bool, extra: tuple[Path, ...]) -> None:
     lords = lord_names(library, name)
     rows = [hero_row(h, lords) for h in heroes_of(library, name)]
     if as_json:
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        _out(_json(rows))
         return
-    click.echo(format_table(HERO_HEADERS, hero_table_rows(rows)))
+    _out(format_table(HERO_HEADERS, hero_table_rows(rows)))
     where = f"ruleset {name}" if name is not None else "the library"
-    click.echo(f"{len(rows)} heroes in {where}" + (" (* lord candidate)" if lords else ""))
+    _out(f"{len(rows)} heroes in {where}" + (" (* lord candidate)" if lords else ""))
 
 
 @main.command()
@@ -437,8 +723,6 @@ def explain(name: str, as_json: bool, extra: tuple[Path, ...]) -> None:
     \b
     Exit status: 0 when NAME is found, 2 when it is not.
     """
-    import json
-
     from sgs_dsl.catalog import explain as explain_one
     from sgs_dsl.catalog import lookup, render, suggestion
 
@@ -446,17 +730,17 @@ def explain(name: str, as_json: bool, extra: tuple[Path, ...]) -> None:
     found = lookup(library, name)
     if not found:
         hint = suggestion(library, name)
-        click.echo(f"error: no skill, card or hero named '{name}'" + (f"; {hint}" if hint else ""), err=True)
+        _err(f"error: no skill, card or hero named '{printable(name)}'" + (f"; {hint}" if hint else ""))
         sys.exit(2)
     infos = [explain_one(library, f) for f in found]
     if as_json:
-        click.echo(json.dumps(infos if len(infos) > 1 else infos[0], ensure_ascii=False, indent=2))
+        _out(_json(infos if len(infos) > 1 else infos[0]))
         return
     for i, info in enumerate(infos):
         if i:
-            click.echo("")
+            _out("")
         for line in render(info):
-            click.echo(line)
+            _out(line)
 
 
 # --- rulings -------------------------------------------------------------------------------------
@@ -464,12 +748,13 @@ def explain(name: str, as_json: bool, extra: tuple[Path, ...]) -> None:
 
 def ruling_report(ruling: Any, result: Any) -> list[str]:
     """What `sgs ruling` prints for one ruling: title, source, trace and result."""
-    out = [f"== {ruling.title} ==", f"source: {ruling.source}" if ruling.source else "source: (none)", ""]
+    source = printable(ruling.source) if ruling.source else "(none)"
+    out = [f"== {printable(ruling.title)} ==", f"source: {source}", ""]
     out.extend(f"  {line}" for line in result.trace)
     if result.trace:
         out.append("")
     if result.failures:
-        out.append(f"FAIL: {len(result.failures)} failure{'s' if len(result.failures) != 1 else ''}")
+        out.append(f"FAIL: {_plural(len(result.failures), 'failure')}")
         out.extend("  - " + str(f).replace("\n", "\n    ") for f in result.failures)
     else:
         out.append("PASS")
@@ -491,6 +776,7 @@ def ruling(file: Path, title: str | None, extra: tuple[Path, ...]) -> None:
     from sgs_dsl.rulings.parser import load_rulings
     from sgs_dsl.rulings.runner import run_ruling
 
+    _sgs_files([file])  # a FIFO or a device is refused before anything opens it
     library = _load_library(extra) if extra else None
     rulings = load_rulings(file, library)
     if title is not None:
@@ -508,14 +794,14 @@ def ruling(file: Path, title: str | None, extra: tuple[Path, ...]) -> None:
     for i, r in enumerate(rulings):
         result = run_ruling(r, library)
         if i:
-            click.echo("")
+            _out("")
         for line in ruling_report(r, result):
-            click.echo(line)
+            _out(line)
         failed += bool(result.failures)
     if len(rulings) != 1 or title is None:
-        click.echo("")
+        _out("")
         passed = len(rulings) - failed
-        click.echo(f"{passed} passed, {failed} failed" if rulings else f"no rulings in {file}")
+        _out(f"{passed} passed, {failed} failed" if rulings else f"no rulings in {file}")
     if failed:
         sys.exit(1)
 
@@ -555,9 +841,9 @@ def windows(markdown: bool) -> None:
 
     if markdown:
         # The engine owns the table and its markdown rendering (docs/windows.md).
-        click.echo(table.markdown(), nl=False)
+        _out(table.markdown(), nl=False)
     else:
-        click.echo(windows_text(table.WINDOWS))
+        _out(windows_text(table.WINDOWS))
 
 
 if __name__ == "__main__":  # pragma: no cover

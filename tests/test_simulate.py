@@ -103,10 +103,10 @@ def test_summarize_by_hero_when_reported():
 # --- real games ----------------------------------------------------------------------------------
 
 
-def _simulate_json(tmp_path, name, *args):
+def _simulate_json(tmp_path, name, *args, exit_code=0):
     out = tmp_path / name
     result = CliRunner().invoke(main, ["simulate", "--quiet", "--json", str(out), *args])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == exit_code, result.output
     assert "Traceback" not in result.output
     return json.loads(out.read_text(encoding="utf-8"))
 
@@ -175,7 +175,7 @@ def test_crashing_and_violating_games_are_counted_not_raised(monkeypatch, tmp_pa
         return result
 
     monkeypatch.setattr(sgs_dsl.game, "play_game", flaky)
-    report = _simulate_json(tmp_path, "flaky.json", "--games", "4", "--seed", "3")
+    report = _simulate_json(tmp_path, "flaky.json", "--games", "4", "--seed", "3", exit_code=1)  # games failed
     assert report["errors"] == 2 and report["valid_games"] == 2
     assert [s["game"] for s in report["error_samples"]] == [1, 2]
     assert "ZeroDivisionError: engine bug" in report["error_samples"][0]["error"]

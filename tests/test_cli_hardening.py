@@ -1,0 +1,503 @@
+"""The CLI on hostile input: odd files in checked folders, symlinks, unwritable outputs, a
+failing stdout, terminal control characters, too few heroes and games that end in an error.
+Each case gets a clear message and exit status 1, 2 or 74 (never 70, never a hang)."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+
+from sgs_dsl import cli
+from sgs_dsl.cli import main
+from sgs_dsl.textsafe import printable
+
+HERE = Path(__file__).resolve().parent
+EXAMPLE_RULINGS = HERE.parent / "examples" / "rulings" / "basics.ruling"
+
+CARD = """
+card 測試牌 ceshi_pai basic "出牌階段，對你使用。你摸一張牌。" {
+  use play: self;
+  effect { draw(target, 1); }
+}
+"""
+FEW_HEROES = """# two made-up heroes and a ruleset dealing them
+hero 測甲 ceshi_jia { kingdom 魏; hp 4; }
+hero 測乙 ceshi_yi { kingdom 蜀; hp 4; }
+
+ruleset few "兩位武將" {
+  mode identity;
+  decks standard, ex;
+  heroes few;
+}
+"""
+SECRET = "THE-SECRET-CONTENT"
+ESC_TITLE = "T\x1b[31mX\u202eY"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def assert_fails(result, code: int) -> None:
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    assert isinstance(result.exception, SystemExit) or result.exception is None
+
+
+@pytest.fixture
+def no_hang():
+    """Fail a test that blocks (on opening a FIFO, say) instead of hanging the suite."""
+
+    def timeout(*_args):
+        raise TimeoutError("the command blocked")
+
+    old = signal.signal(signal.SIGALRM, timeout)
+    signal.setitimer(signal.ITIMER_REAL, 5)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def folder_with(tmp_path: Path, **files: str) -> Path:
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def deny(monkeypatch, suffix: str) -> None:
+    """Opening a path ending in `suffix` is refused, as for a file of mode 000 (the tests
+    run as root, who may open anything)."""
+    real_open = os.open
+
+    def fake_open(path, flags, *args, **kwargs):
+        if str(path).endswith(suffix):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", fake_open)
+
+
+# --- odd files in a checked folder --------------------------------------------------------------
+
+
+def test_a_folder_named_sgs_is_searched_not_read(tmp_path):
+    folder = folder_with(tmp_path, **{"ok.sgs": "# nothing\n"})
+    (folder / "x.sgs").mkdir()
+    (folder / "x.sgs" / "inner.sgs").write_text("card\n", encoding="utf-8")
+    result = invoke("check", str(folder))
+    assert_fails(result, 1)
+    assert f"{folder / 'x.sgs' / 'inner.sgs'}:" in result.stderr
+    assert "1 error in 2 files" in result.stderr
+
+
+def test_a_fifo_in_a_checked_folder_is_skipped_with_a_warning(tmp_path, no_hang):
+    folder = folder_with(tmp_path, **{"ok.sgs": "# nothing\n"})
+    os.mkfifo(folder / "pipe.sgs")
+    result = invoke("check", str(folder))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "ok: 1 file\n"
+    assert f"{folder / 'pipe.sgs'}: warning: not read: a FIFO (named pipe), not a regular file" in result.stderr
+
+
+def test_a_socket_in_a_folder_given_to_library_is_skipped(tmp_path, no_hang):
+    folder = folder_with(tmp_path, **{"card.sgs": CARD})
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(folder / "sock.sgs"))
+        result = invoke("explain", "-L", str(folder), "ceshi_pai")
+    assert result.exit_code == 0, result.output
+    assert "測試牌" in result.stdout
+    assert "sock.sgs: warning: not read: a socket, not a regular file" in result.stderr
+
+
+@pytest.mark.parametrize("command", [["check"], ["cards", "-L"], ["ruling"]])
+def test_a_fifo_named_directly_is_an_error(tmp_path, no_hang, command):
+    fifo = tmp_path / "pipe.sgs"
+    os.mkfifo(fifo)
+    result = invoke(*command, str(fifo))
+    assert_fails(result, 1)
+    assert f"{fifo}: error: cannot read {fifo}: it is a FIFO (named pipe), not a regular file" in result.stderr
+    assert "hint: only regular files are read: reading a FIFO or a device could block forever" in result.stderr
+
+
+@pytest.mark.parametrize("command", [["check"], ["rulesets", "-L"], ["ruling"]])
+def test_a_device_named_directly_is_an_error(no_hang, command):
+    result = invoke(*command, os.devnull)
+    assert_fails(result, 1)
+    assert f"cannot read {os.devnull}: it is a character device, not a regular file" in result.stderr
+
+
+def test_an_unreadable_file_in_a_folder_is_an_error(tmp_path, monkeypatch):
+    folder = folder_with(tmp_path, **{"ok.sgs": "# nothing\n", "secret.sgs": "# mode 000\n"})
+    deny(monkeypatch, "secret.sgs")
+    result = invoke("check", str(folder))
+    assert_fails(result, 1)
+    secret = folder / "secret.sgs"
+    assert f"{secret}: error: cannot read {secret}: permission denied" in result.stderr
+    assert "1 error in 2 files" in result.stderr
+
+
+@pytest.mark.parametrize("command", [["check"], ["heroes", "-L"], ["ruling"]])
+def test_an_unreadable_file_named_directly_is_an_error(tmp_path, monkeypatch, command):
+    secret = tmp_path / "secret.sgs"
+    secret.write_text("# mode 000\n", encoding="utf-8")
+    deny(monkeypatch, "secret.sgs")
+    result = invoke(*command, str(secret))
+    assert_fails(result, 1)
+    assert f"cannot read {secret}: permission denied" in result.stderr
+
+
+def test_a_folder_that_cannot_be_listed_is_an_error(tmp_path, monkeypatch):
+    folder = folder_with(tmp_path, **{"ok.sgs": "# nothing\n"})
+    (folder / "locked").mkdir()
+    real_scandir = os.scandir
+
+    def fake_scandir(path="."):
+        if str(path).endswith("locked"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", fake_scandir)
+    result = invoke("check", str(folder))
+    assert_fails(result, 1)
+    assert f"cannot read the folder {folder / 'locked'}: permission denied" in result.stderr
+
+
+@pytest.mark.parametrize("command", [["check"], ["cards", "-L"], ["ruling"]])
+def test_a_path_below_a_file_is_a_usage_error(tmp_path, command):
+    (tmp_path / "afile").write_text("", encoding="utf-8")
+    result = invoke(*command, str(tmp_path / "afile" / "x.sgs"))
+    assert_fails(result, 2)
+    assert "does not exist" in result.stderr
+
+
+def test_the_library_never_opens_a_fifo(tmp_path, no_hang):
+    from sgs_dsl.compiler.library import check_paths
+
+    folder = folder_with(tmp_path, **{"ok.sgs": "# nothing\n"})
+    os.mkfifo(folder / "pipe.sgs")
+    assert check_paths([folder]) == []
+    [diagnostic] = check_paths([folder / "pipe.sgs"])
+    assert "not a regular file" in diagnostic.message
+
+
+# --- symlinks inside a checked folder -----------------------------------------------------------
+
+
+def test_a_symlink_out_of_the_folder_is_skipped_and_its_content_never_shown(tmp_path):
+    outside = tmp_path / "elsewhere" / "private.sgs"
+    outside.parent.mkdir()
+    outside.write_text(f"{SECRET} {{\n", encoding="utf-8")  # bad text: it would be quoted in an error
+    folder = folder_with(tmp_path, **{"ok.sgs": "# nothing\n"})
+    (folder / "link.sgs").symlink_to(outside)
+    result = invoke("check", str(folder))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "ok: 1 file\n"
+    assert f"{folder / 'link.sgs'}: warning: not read: a symlink that leads outside {folder}" in result.stderr
+    assert SECRET not in result.output and "private" not in result.output
+
+
+def test_a_symlinked_folder_out_of_the_folder_is_not_searched(tmp_path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "bad.sgs").write_text(f"{SECRET} {{\n", encoding="utf-8")
+    folder = folder_with(tmp_path, **{"ok.sgs": "# nothing\n"})
+    (folder / "shared").symlink_to(outside, target_is_directory=True)
+    result = invoke("check", str(folder))
+    assert result.exit_code == 0, result.output
+    assert f"{folder / 'shared'}: warning: not read: a symlink that leads outside {folder}" in result.stderr
+    assert SECRET not in result.output
+
+
+def test_a_symlink_inside_the_folder_is_read_once(tmp_path):
+    folder = folder_with(tmp_path, **{"card.sgs": CARD})
+    (folder / "again.sgs").symlink_to(folder / "card.sgs")
+    (folder / "sub").mkdir()
+    (folder / "sub" / "up.sgs").symlink_to(folder / "card.sgs")
+    result = invoke("check", str(folder), str(folder / "card.sgs"))
+    assert result.exit_code == 0, result.output  # no "duplicate card": one file, read once
+    assert result.stdout == "ok: 1 file\n" and result.stderr == ""
+
+
+def test_a_broken_symlink_is_skipped_with_a_warning(tmp_path):
+    folder = folder_with(tmp_path, **{"ok.sgs": "# nothing\n"})
+    (folder / "gone.sgs").symlink_to(folder / "nowhere.sgs")
+    (folder / "loop.sgs").symlink_to(folder / "loop.sgs")
+    result = invoke("check", str(folder))
+    assert result.exit_code == 0, result.output
+    assert f"{folder / 'gone.sgs'}: warning: not read: a broken symlink" in result.stderr
+    assert f"{folder / 'loop.sgs'}: warning: not read: a broken symlink" in result.stderr
+
+
+# --- output that cannot be written -------------------------------------------------------------
+
+
+def _no_games(monkeypatch) -> None:
+    import sgs_dsl.sim.batch
+
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("the games ran before the output was checked")
+
+    monkeypatch.setattr(sgs_dsl.sim.batch, "run_batch", refuse)
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        ("missing/out.json", "the folder '{tmp}/missing' does not exist"),
+        ("afile/out.json", "'{tmp}/afile' is not a folder"),
+        ("folder", "is a directory"),
+        ("", "cannot write '.': it is a folder"),
+    ],
+)
+def test_an_unwritable_json_path_fails_before_the_games(tmp_path, monkeypatch, where, message):
+    (tmp_path / "afile").write_text("", encoding="utf-8")
+    (tmp_path / "folder").mkdir()
+    _no_games(monkeypatch)
+    result = invoke("simulate", "-q", "-g", "1", "--json", str(tmp_path / where) if where else "")
+    assert_fails(result, 2)
+    assert "'--json'" in result.stderr
+    assert message.format(tmp=tmp_path) in result.stderr
+
+
+def test_a_read_only_json_path_fails_before_the_games(tmp_path, monkeypatch):
+    out = tmp_path / "out.json"
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: False if str(path) == str(tmp_path) else real_access(path, mode))
+    _no_games(monkeypatch)
+    result = invoke("simulate", "-q", "-g", "1", "--json", str(out))
+    assert_fails(result, 2)
+    assert f"cannot write '{out}': permission denied" in result.stderr
+
+
+def test_a_json_file_that_fails_on_write_is_an_io_error():
+    result = invoke("simulate", "-q", "-g", "1", "--json", "/dev/full")
+    assert_fails(result, cli.EXIT_IO)
+    assert "error: cannot write /dev/full: no space left on device" in result.stderr
+
+
+def _sgs(*args: str, stdout) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sgs_dsl.cli", *args], stdout=stdout, stderr=subprocess.PIPE,
+                          text=True, timeout=20, check=False)
+
+
+@pytest.mark.parametrize("args", [["cards", "--json"], ["run", "--seed", "1"], ["--help"], ["check", "--help"]])
+def test_a_failing_stdout_is_one_line_and_an_io_status(args):
+    with open("/dev/full", "w") as full:
+        done = _sgs(*args, stdout=full)
+    assert done.returncode == cli.EXIT_IO
+    assert done.stderr == "error: cannot write to standard output: no space left on device\n"
+
+
+def test_a_closed_pipe_ends_quietly():
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    with os.fdopen(write_end, "w") as pipe:
+        done = _sgs("run", "--seed", "1", stdout=pipe)
+    assert done.returncode == 1
+    assert done.stderr == ""
+
+
+def test_other_os_errors_are_io_errors_not_internal_ones(monkeypatch):
+    def broken_disk(*_args, **_kwargs):
+        raise OSError(errno.EIO, "Input/output error", "cards/standard.sgs")
+
+    monkeypatch.setattr(cli, "_load_library", broken_disk)
+    result = invoke("cards")
+    assert_fails(result, cli.EXIT_IO)
+    assert result.stderr == "error: cards/standard.sgs: input/output error\n"
+
+
+# --- terminal control characters -----------------------------------------------------------------
+
+
+def test_printable_escapes_controls_and_bidi_but_not_text():
+    assert printable("a\x1b[2Jb") == "a\\u001b[2Jb"
+    assert printable("\u202eabc\u2066\u200f") == "\\u202eabc\\u2066\\u200f"
+    assert printable("x\ty\nz\r\x9b\x7f") == "x\\ty\\nz\\r\\u009b\\u007f"
+    assert printable("x\ty\nz\r", lines=True) == "x\ty\nz\\r"
+    assert printable("line\u2028para\u2029") == "line\\u2028para\\u2029"
+    assert printable("caf\udce9") == "caf\\udce9"  # an undecodable byte of a file name
+    text = "奸雄：♠A 殺 ①"
+    assert printable(text) == text
+    assert printable(printable(ESC_TITLE)) == printable(ESC_TITLE)
+
+
+def test_printed_json_stays_valid_and_equal():
+    data = {"title": ESC_TITLE + "\x85\udcff"}
+    text = cli._json(data)
+    assert "\u202e" not in text and "\x85" not in text
+    assert json.loads(text) == data
+
+
+def test_titles_are_escaped_in_tables_and_json(tmp_path):
+    evil = tmp_path / "evil.sgs"
+    evil.write_text(f'ruleset evil "{ESC_TITLE}" {{\n  mode identity;\n  decks standard, ex;\n}}\n', encoding="utf-8")
+    table = invoke("rulesets", "-L", str(evil))
+    assert table.exit_code == 0, table.output
+    assert "T\\u001b[31mX\\u202eY" in table.stdout
+    assert "\x1b" not in table.output and "\u202e" not in table.output
+    listed = invoke("rulesets", "-L", str(evil), "--json")
+    assert "\x1b" not in listed.stdout and "\u202e" not in listed.stdout
+    assert {"evil": ESC_TITLE} == {r["name"]: r["title"] for r in json.loads(listed.stdout) if r["name"] == "evil"}
+
+
+def test_skill_text_is_escaped_in_explain(tmp_path):
+    card = tmp_path / "card.sgs"
+    card.write_text(CARD.replace("你摸一張牌。", "你摸\x1b]0;pwned\x07一張牌。"), encoding="utf-8")
+    result = invoke("explain", "-L", str(card), "ceshi_pai")
+    assert result.exit_code == 0, result.output
+    assert "你摸\\u001b]0;pwned\\u0007一張牌。" in result.stdout
+    assert "\x1b" not in result.output and "\x07" not in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["explain", "\x1b[2J"],
+        ["cards", "--ruleset", "\x1b[2J"],
+        ["ruling", str(EXAMPLE_RULINGS), "--name", "\x1b[2J"],
+        ["simulate", "--json", "\x1b[2J/out.json"],
+    ],
+)
+def test_arguments_quoted_in_errors_are_escaped(args):
+    result = invoke(*args)
+    assert_fails(result, 2)
+    assert "'\\u001b[2J'" in result.stderr and "\x1b" not in result.output
+
+
+def test_ruling_titles_and_sources_are_escaped(tmp_path):
+    text = EXAMPLE_RULINGS.read_text(encoding="utf-8")
+    first = text[text.index('ruling "'):text.index("\nruling ", text.index('ruling "') + 1)]
+    first = first.replace('"殺被閃抵消"', f'"{ESC_TITLE}"').replace('source "seed', 'source "\u202eseed')
+    path = tmp_path / "evil.ruling"
+    path.write_text(first, encoding="utf-8")
+    result = invoke("ruling", str(path))
+    assert result.exit_code == 0, result.output
+    assert "== T\\u001b[31mX\\u202eY ==" in result.stdout
+    assert "source: \\u202eseed 000" in result.stdout
+    assert "\x1b" not in result.output and "\u202e" not in result.output
+
+
+def test_ruling_report_escapes_newlines_in_a_title():
+    ruling = SimpleNamespace(title="a\nb", source="")
+    report = cli.ruling_report(ruling, SimpleNamespace(trace=[], failures=[]))
+    assert report[:2] == ["== a\\nb ==", "source: (none)"]
+
+
+# --- tables that cannot be seated, games that end in an error -----------------------------------
+
+
+def _few(tmp_path: Path, text: str = FEW_HEROES) -> Path:
+    path = tmp_path / "few.sgs"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("command", ["run", "simulate"])
+def test_too_few_heroes_is_an_error_at_the_ruleset(tmp_path, command):
+    path = _few(tmp_path)
+    result = invoke(command, "-q" if command == "simulate" else "--seed=1", "-L", str(path), "-r", "few", "-p", "3")
+    assert_fails(result, 1)
+    assert f"{path}:5:1: error: ruleset 'few' has 2 heroes for 3 players: every seat needs a hero of its own" in result.stderr
+    assert '     5 | ruleset few "兩位武將" {' in result.stderr
+    assert "hint: add a hero package to its `heroes`, or play with --players 2 or fewer" in result.stderr
+    assert invoke(command, "-q" if command == "simulate" else "--seed=1", "-g" if command == "simulate" else "--max-turns",
+                  "1", "-L", str(path), "-r", "few", "-p", "2").exit_code == 0
+
+
+def test_one_hero_is_too_few_for_any_table(tmp_path):
+    path = _few(tmp_path, FEW_HEROES.replace("hero 測乙 ceshi_yi { kingdom 蜀; hp 4; }\n", ""))
+    result = invoke("run", "-L", str(path), "-r", "few", "-p", "2")
+    assert_fails(result, 1)
+    assert "ruleset 'few' has 1 hero for 2 players" in result.stderr
+    assert "hint: add a hero package to its `heroes`\n" in result.stderr
+
+
+def _flaky_games(monkeypatch, failing: set[int]) -> None:
+    """The games of these indices end in an engine error."""
+    import attrs
+
+    import sgs_dsl.sim.batch
+
+    real = sgs_dsl.sim.batch.play_one
+
+    def flaky(library, ruleset, players, root_seed, index, *args, **kwargs):
+        record = real(library, ruleset, players, root_seed, index, *args, **kwargs)
+        return attrs.evolve(record, error="ZeroDivisionError: engine bug") if index in failing else record
+
+    monkeypatch.setattr(sgs_dsl.sim.batch, "play_one", flaky)
+
+
+def test_simulate_exits_1_and_says_how_many_games_failed(tmp_path, monkeypatch):
+    _flaky_games(monkeypatch, {0, 2})
+    out = tmp_path / "out.json"
+    result = invoke("simulate", "-q", "-g", "3", "-s", "7", "--json", str(out))
+    assert_fails(result, 1)
+    assert "error: 2 of 3 games ended in an error" in result.stderr
+    assert "errors: 2," in result.stdout
+    assert json.loads(out.read_text(encoding="utf-8"))["errors"] == 2
+    dash = invoke("simulate", "-q", "-g", "3", "-s", "7", "--json", "-")
+    assert dash.exit_code == 1, dash.output
+    assert json.loads(dash.stdout)["errors"] == 2 and "error: 2 of 3 games" in dash.stderr
+
+
+def _ended_badly(monkeypatch, **fields):
+    import sgs_dsl.game
+
+    real = sgs_dsl.game.play_game
+
+    def broken(*args, **kwargs):
+        result = real(*args, **kwargs)
+        for name, value in fields.items():
+            setattr(result, name, value)
+        return result
+
+    monkeypatch.setattr(sgs_dsl.game, "play_game", broken)
+
+
+@pytest.mark.parametrize(
+    ("fields", "shown"),
+    [
+        ({"error": "rules error: a card left every zone"}, "rules error: a card left every zone"),
+        ({"violations": ["card count changed"]}, "invariant violated: card count changed"),
+    ],
+)
+def test_run_that_ends_in_an_error_prints_no_winner(monkeypatch, fields, shown):
+    _ended_badly(monkeypatch, **fields)
+    result = invoke("run", "--seed", "1")
+    assert_fails(result, 1)
+    assert not [line for line in result.output.splitlines() if line.startswith("winner:")]
+    assert "error: the game stopped on an error, so it has no winner:" in result.stderr
+    assert shown in result.stderr
+    assert result.stdout.startswith("# ruleset ")  # the log up to the error is still printed
+
+
+def test_simulate_game_timeout_cuts_games_off_and_reports_them(tmp_path):
+    out = tmp_path / "report.json"
+    result = invoke("simulate", "--games", "3", "--seed", "1", "--game-timeout", "1e-9", "--json", str(out), "-q")
+    assert result.exit_code == 0, result.output
+    assert "timed out: 3" in result.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["timed_out"] == 3 and report["errors"] == 0
+    generous = invoke("simulate", "--games", "3", "--seed", "1", "--game-timeout", "600", "-q")
+    plain = invoke("simulate", "--games", "3", "--seed", "1", "-q")
+    assert "timed out: 0" in generous.output
+    strip = lambda text: [line for line in text.splitlines() if not line.startswith("time:")]  # noqa: E731
+    assert strip(generous.output) == strip(plain.output)
+
+
+def test_simulate_game_timeout_must_be_positive():
+    result = invoke("simulate", "--games", "1", "--game-timeout", "0")
+    assert result.exit_code == 2 and "--game-timeout" in result.output
