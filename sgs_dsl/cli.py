@@ -763,15 +763,21 @@ def ruling_report(ruling: Any, result: Any) -> list[str]:
 
 @main.command(short_help="Run the rulings of a file; print their traces, PASS or FAIL.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--name", "-n", "title", default=None, metavar="TITLE", help="Run only the ruling with this title.")
+@click.option("--name", "-n", "title", default=None, metavar="TITLE",
+              help="Run only the ruling with this title, or every ruling whose title starts with it.")
 @library_option
 def ruling(file: Path, title: str | None, extra: tuple[Path, ...]) -> None:
     """Run the rulings of a .ruling FILE; print each one's trace and whether it holds.
 
     \b
+    --name TITLE runs the ruling with that title; when no title is exactly TITLE, it
+    runs every ruling whose title starts with it, listing them first when there are
+    several.
+
+    \b
     Exit status: 0 when every ruling holds, 1 when one fails or the file does not
-    load, 2 for an unknown --name. The trace is not compared with a snapshot here:
-    pytest does that (pytest FILE, pytest --snapshot-update).
+    load, 2 for a --name no title starts with. The trace is not compared with a
+    snapshot here: pytest does that (pytest FILE, pytest --snapshot-update).
     """
     from sgs_dsl.rulings.parser import load_rulings
     from sgs_dsl.rulings.runner import run_ruling
@@ -780,16 +786,7 @@ def ruling(file: Path, title: str | None, extra: tuple[Path, ...]) -> None:
     library = _load_library(extra) if extra else None
     rulings = load_rulings(file, library)
     if title is not None:
-        chosen = [r for r in rulings if r.title == title]
-        if not chosen:
-            from sgs_dsl.syntax.diagnostics import did_you_mean
-
-            titles = [r.title for r in rulings]
-            hint = did_you_mean(title, titles)
-            msg = f"no ruling titled '{title}' in {file}" + (f"; {hint}" if hint else "")
-            msg += f" Rulings in the file: {', '.join(titles)}." if titles else " The file has no rulings."
-            raise click.BadParameter(msg, param_hint="'--name'")
-        rulings = chosen
+        rulings = _rulings_named(rulings, title, file)
     failed = 0
     for i, r in enumerate(rulings):
         result = run_ruling(r, library)
@@ -804,6 +801,26 @@ def ruling(file: Path, title: str | None, extra: tuple[Path, ...]) -> None:
         _out(f"{passed} passed, {failed} failed" if rulings else f"no rulings in {file}")
     if failed:
         sys.exit(1)
+
+
+def _rulings_named(rulings: list[Any], title: str, file: Path) -> list[Any]:
+    """The ruling titled `title`, else those whose title starts with it (several are listed,
+    one per line, before they run); a usage error when there is none."""
+    chosen = [r for r in rulings if r.title == title] or [r for r in rulings if r.title.startswith(title)]
+    if not chosen:
+        from sgs_dsl.syntax.diagnostics import did_you_mean
+
+        titles = [r.title for r in rulings]
+        hint = did_you_mean(title, titles)
+        msg = f"no ruling titled '{title}' (or whose title starts with it) in {file}" + (f"; {hint}" if hint else "")
+        msg += f". Rulings in the file: {', '.join(titles)}." if titles else ". The file has no rulings."
+        raise click.BadParameter(msg, param_hint="'--name'")
+    if len(chosen) > 1:
+        _out(f"--name {printable(title)} matches {len(chosen)} rulings:")
+        for r in chosen:
+            _out(printable(r.title))
+        _out("")
+    return chosen
 
 
 # --- windows ------------------------------------------------------------------------------------

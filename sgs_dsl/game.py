@@ -96,7 +96,7 @@ def choose_heroes(game: Game, lords: tuple[str, ...], pool: list[Any], rng: rand
     options = lord_heroes + rest[:LORD_EXTRA_CHOICES]
     if not options:
         raise ValueError("the ruleset's hero packages have no heroes")
-    chosen = game.ask(lord, "hero", "選擇武將（主公）", [Option(h.name, h) for h in options]).value
+    chosen = game.ask(lord, "hero", "選擇武將（主公）", [Option(h.name, h) for h in options], "選將").value
     _seat_hero(game, lord, chosen, lord_bonus(len(players)))
     game.log(f"{lord.seat + 1}號位主公選擇了{chosen.name}（候選：{'、'.join(h.name for h in options)}）")
     rest = [h for h in pool if h is not chosen]
@@ -108,7 +108,7 @@ def choose_heroes(game: Game, lords: tuple[str, ...], pool: list[Any], rng: rand
             raise ValueError(f"{len(pool)} heroes are too few for {len(players)} players")
     dealt = {p.seat: rest[i * per_seat:(i + 1) * per_seat] for i, p in enumerate(others)}
     # every seat chooses before any choice is shown: the seats keep no hero until all have chosen
-    picks = [(p, game.ask(p, "hero", "選擇武將", [Option(h.name, h) for h in dealt[p.seat]]).value) for p in others]
+    picks = [(p, game.ask(p, "hero", "選擇武將", [Option(h.name, h) for h in dealt[p.seat]], "選將").value) for p in others]
     for p, hero in picks:
         _seat_hero(game, p, hero, 0)
         game.log(f"{p.seat + 1}號位選擇了{hero.name}（候選：{'、'.join(h.name for h in dealt[p.seat])}）")
@@ -144,7 +144,7 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
             if game.turns >= max_turns:
                 capped, reason = True, f"達到{max_turns}回合上限，平局"
                 break
-            game.play_turn(player)
+            game.take_turn(player)  # with the extra turns granted in it (issue 10 G3)
             if invariants is not None:
                 invariants.check(free_time=True)  # between turns: a free time, fully checked
             player = game.next_alive(player)

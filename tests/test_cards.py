@@ -57,7 +57,7 @@ def test_shan_cancels_sha():
     assert g.players[1].hp == 4
     assert specs(g.players[1].hand) == ["殺 ♣2"]
     assert specs(g.discard_pile) == ["閃 ♦2", "殺 ♠7"]  # the 閃 resolves first
-    assert "【殺】♠7被抵消" in g.lines
+    assert "【殺】♠7對2號位無將(男)的效果被抵消" in g.lines
     finish(g)
 
 
@@ -155,7 +155,7 @@ def test_dying_without_rescue_dies_and_rebel_killer_draws_three():
                           seat(role="rebel", hp=1, hand=["閃 ♦5"], equips=["八卦陣 ♣2"]),
                           seat(role="renegade")],
                    deck_top=["閃 ♥2", "閃 ♦2", "閃 ♦3", "閃 ♦4"],
-                   answers={0: ["【殺】♠7", "3號位"], 2: ["否", "不使用"]})
+                   answers={0: ["【殺】♠7", "3號位"], 2: ["不發動", "不使用"]})
     play(g, 0)
     rebel = g.players[2]
     assert not rebel.alive
@@ -427,7 +427,7 @@ def test_armor_works_again_after_qinggang_sha():
 def test_cixiong_target_discards():
     g = four(["殺 ♠7"], ["閃 ♦2", "殺 ♣2"], [], [],
              extra={0: dict(equips=["雌雄雙股劍 ♠2"]), 1: dict(gender=F)},
-             answers={0: ["【殺】♠7", "2號位", "是"], 1: ["是", "【殺】♣2", "不使用"]})
+             answers={0: ["【殺】♠7", "2號位", "發動"], 1: ["棄置一張手牌", "【殺】♣2", "不使用"]})
     play(g, 0)
     assert specs(g.players[1].hand) == ["閃 ♦2"]
     assert g.players[0].hand == []
@@ -438,7 +438,7 @@ def test_cixiong_target_discards():
 def test_cixiong_target_lets_user_draw():
     g = four(["殺 ♠7"], ["閃 ♦2"], [], [], extra={0: dict(equips=["雌雄雙股劍 ♠2"]), 1: dict(gender=F)},
              deck_top=["桃 ♥3"],
-             answers={0: ["【殺】♠7", "2號位", "是"], 1: ["否", "使用【閃】♦2"]})
+             answers={0: ["【殺】♠7", "2號位", "發動"], 1: ["令對方摸一張牌", "使用【閃】♦2"]})
     play(g, 0)
     assert specs(g.players[0].hand) == ["桃 ♥3"]
     assert g.players[1].hp == 4
@@ -455,7 +455,7 @@ def test_cixiong_not_offered_against_same_gender():
 
 def test_cixiong_target_without_hand_cards():
     g = four(["殺 ♠7"], [], [], [], extra={0: dict(equips=["雌雄雙股劍 ♠2"]), 1: dict(gender=F)},
-             deck_top=["桃 ♥3"], answers={0: ["【殺】♠7", "2號位", "是"]})
+             deck_top=["桃 ♥3"], answers={0: ["【殺】♠7", "2號位", "發動"]})
     play(g, 0)
     assert specs(g.players[0].hand) == ["桃 ♥3"]
     finish(g)
@@ -463,7 +463,7 @@ def test_cixiong_target_without_hand_cards():
 
 def test_guanshi_fu_hits_after_shan():
     g = four(["殺 ♠7", "閃 ♦3", "桃 ♥3"], ["閃 ♦2"], [], [], extra={0: dict(equips=["貫石斧 ♦5"])},
-             answers={0: ["【殺】♠7", "2號位", "是", "【閃】♦3"], 1: ["使用【閃】♦2"]})
+             answers={0: ["【殺】♠7", "2號位", "發動", "【閃】♦3"], 1: ["使用【閃】♦2"]})
     play(g, 0)
     assert g.players[1].hp == 3
     assert equips(g.players[0]) == {"weapon": "貫石斧 ♦5"}
@@ -474,7 +474,7 @@ def test_guanshi_fu_hits_after_shan():
 
 def test_guanshi_fu_declined():
     g = four(["殺 ♠7", "閃 ♦3", "桃 ♥3"], ["閃 ♦2"], [], [], extra={0: dict(equips=["貫石斧 ♦5"])},
-             answers={0: ["【殺】♠7", "2號位", "否"], 1: ["使用【閃】♦2"]})
+             answers={0: ["【殺】♠7", "2號位", "不發動"], 1: ["使用【閃】♦2"]})
     play(g, 0)
     assert g.players[1].hp == 4 and len(g.players[0].hand) == 2
     finish(g)
@@ -482,7 +482,7 @@ def test_guanshi_fu_declined():
 
 def test_qinglong_sha_again_after_shan():
     g = four(["殺 ♠7", "殺 ♠8"], ["閃 ♦2"], [], [], extra={0: dict(equips=["青龍偃月刀 ♠5"])},
-             answers={0: ["【殺】♠7", "2號位", "是", "使用【殺】♠8"], 1: ["使用【閃】♦2"]})
+             answers={0: ["【殺】♠7", "2號位", "發動", "使用【殺】♠8"], 1: ["使用【閃】♦2"]})
     play(g, 0)
     assert g.players[1].hp == 3
     assert g.players[0].hand == []
@@ -491,7 +491,7 @@ def test_qinglong_sha_again_after_shan():
 
 def test_qinglong_chain_continues_after_each_shan():
     g = four(["殺 ♠7", "殺 ♠8", "殺 ♠9"], ["閃 ♦2", "閃 ♦3"], [], [], extra={0: dict(equips=["青龍偃月刀 ♠5"])},
-             answers={0: ["【殺】♠7", "2號位", "是", "使用【殺】♠8", "是", "使用【殺】♠9"],
+             answers={0: ["【殺】♠7", "2號位", "發動", "使用【殺】♠8", "發動", "使用【殺】♠9"],
                       1: ["使用【閃】♦2", "使用【閃】♦3"]})
     play(g, 0)
     assert g.players[1].hp == 3 and g.players[1].hand == []
@@ -535,7 +535,7 @@ def test_fangtian_no_extra_targets_when_not_last_card():
 
 def test_qilin_gong_discards_a_horse():
     g = four(["殺 ♠7"], [], [], [], extra={0: dict(equips=["麒麟弓 ♥5"]), 2: dict(equips=["絕影 ♠5", "赤兔 ♥5"])},
-             answers={0: ["【殺】♠7", "3號位", "是", "裝備區【絕影】♠5"]})
+             answers={0: ["【殺】♠7", "3號位", "發動", "【絕影】♠5"]})
     play(g, 0)
     assert g.players[2].hp == 3
     assert equips(g.players[2]) == {"offense_horse": "赤兔 ♥5"}
@@ -546,18 +546,18 @@ def test_qilin_gong_discards_a_horse():
 def test_hanbing_jian_prevents_damage_and_discards_two():
     g = four(["殺 ♠7"], ["桃 ♥3"], [], [], extra={0: dict(equips=["寒冰劍 ♠2"]), 1: dict(equips=["八卦陣 ♣2"])},
              deck_top=["殺 ♠8"],
-             answers={0: ["【殺】♠7", "2號位", "是", "手牌1"], 1: ["是"]})
+             answers={0: ["【殺】♠7", "2號位", "發動", "手牌1"], 1: ["發動"]})
     play(g, 0)
     p = g.players[1]
     assert p.hp == 4
     assert p.hand == [] and p.equips == {}
-    assert "對2號位無將(男)的傷害被防止" in g.lines
+    assert "1號位無將(男)對2號位無將(男)的1點傷害被防止" in g.lines
     finish(g)
 
 
 def test_hanbing_jian_declined_deals_damage():
     g = four(["殺 ♠7"], ["桃 ♥3"], [], [], extra={0: dict(equips=["寒冰劍 ♠2"])},
-             answers={0: ["【殺】♠7", "2號位", "否"]})
+             answers={0: ["【殺】♠7", "2號位", "不發動"]})
     play(g, 0)
     assert g.players[1].hp == 3 and len(g.players[1].hand) == 1
     finish(g)
@@ -568,18 +568,18 @@ def test_hanbing_jian_declined_deals_damage():
 
 def test_bagua_zhen_red_judgement_is_a_shan():
     g = four(["殺 ♠7"], [], [], [], extra={1: dict(equips=["八卦陣 ♠2"])}, deck_top=["桃 ♥3"],
-             answers={0: ["【殺】♠7", "2號位"], 1: ["是"]})
+             answers={0: ["【殺】♠7", "2號位"], 1: ["發動"]})
     play(g, 0)
     assert g.players[1].hp == 4
     assert "2號位無將(男)的判定牌是【桃】♥3" in g.lines
-    assert "【殺】♠7被抵消" in g.lines
+    assert "【殺】♠7對2號位無將(男)的效果被抵消" in g.lines
     assert set(specs(g.discard_pile)) == {"殺 ♠7", "桃 ♥3"}
     finish(g)
 
 
 def test_bagua_zhen_black_judgement_then_a_real_shan():
     g = four(["殺 ♠7"], ["閃 ♦2"], [], [], extra={1: dict(equips=["八卦陣 ♠2"])}, deck_top=["殺 ♠8"],
-             answers={0: ["【殺】♠7", "2號位"], 1: ["是", "使用【閃】♦2"]})
+             answers={0: ["【殺】♠7", "2號位"], 1: ["發動", "使用【閃】♦2"]})
     play(g, 0)
     assert g.players[1].hp == 4 and g.players[1].hand == []
     finish(g)
@@ -587,7 +587,7 @@ def test_bagua_zhen_black_judgement_then_a_real_shan():
 
 def test_bagua_zhen_black_judgement_no_shan():
     g = four(["殺 ♠7"], [], [], [], extra={1: dict(equips=["八卦陣 ♠2"])}, deck_top=["殺 ♠8"],
-             answers={0: ["【殺】♠7", "2號位"], 1: ["是"]})
+             answers={0: ["【殺】♠7", "2號位"], 1: ["發動"]})
     play(g, 0)
     assert g.players[1].hp == 3
     finish(g)
@@ -595,7 +595,7 @@ def test_bagua_zhen_black_judgement_no_shan():
 
 def test_bagua_zhen_answers_wanjian():
     g = four(["萬箭齊發 ♥A"], [], [], [], extra={1: dict(equips=["八卦陣 ♠2"])}, deck_top=["閃 ♦2"],
-             answers={0: ["【萬箭齊發】♥A"], 1: ["是"]})
+             answers={0: ["【萬箭齊發】♥A"], 1: ["發動"]})
     play(g, 0)
     assert [p.hp for p in g.players] == [4, 4, 3, 3]
     assert "2號位無將(男)打出【閃】(視為)" in g.lines
@@ -659,9 +659,9 @@ def test_juedou_does_not_count_as_sha_use():
 
 def test_guohe_chaiqiao_discards_equipment():
     g = four(["過河拆橋 ♠3"], ["閃 ♦2"], [], [], extra={1: dict(equips=["八卦陣 ♠2"], judge=["樂不思蜀 ♠6"])},
-             answers={0: ["【過河拆橋】♠3", "裝備區【八卦陣】♠2"]})
+             answers={0: ["【過河拆橋】♠3", "【八卦陣】♠2"]})
     play(g, 0)
-    assert options(g, 0, "pick_card") == ["手牌1", "裝備區【八卦陣】♠2", "判定區【樂不思蜀】♠6"]
+    assert options(g, 0, "pick_card") == ["手牌1", "【八卦陣】♠2", "【樂不思蜀】♠6"]
     assert g.players[1].equips == {}
     assert set(specs(g.discard_pile)) == {"過河拆橋 ♠3", "八卦陣 ♠2"}
     finish(g)
@@ -697,7 +697,7 @@ def test_shunshou_qianyang_distance_one():
 
 def test_shunshou_qianyang_takes_equipment_with_offense_horse():
     g = four(["順手牽羊 ♠3"], [], ["桃 ♥3"], [], extra={0: dict(equips=["赤兔 ♥5"]), 2: dict(equips=["諸葛連弩 ♣A"])},
-             answers={0: ["【順手牽羊】♠3", "裝備區【諸葛連弩】♣A", "結束出牌"]})
+             answers={0: ["【順手牽羊】♠3", "【諸葛連弩】♣A", "結束出牌"]})
     play(g, 0)
     assert specs(g.players[0].hand) == ["諸葛連弩 ♣A"]
     assert g.players[2].equips == {}
@@ -755,7 +755,7 @@ def test_wuxie_keji_cancels_a_trick():
     play(g, 0)
     assert specs(g.players[1].hand) == ["閃 ♦2"]
     assert set(specs(g.discard_pile)) == {"過河拆橋 ♠3", "無懈可擊 ♠J"}
-    assert "【過河拆橋】♠3被抵消" in g.lines
+    assert "【過河拆橋】♠3對2號位無將(男)的效果被抵消" in g.lines
     finish(g)
 
 

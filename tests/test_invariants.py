@@ -17,6 +17,7 @@ from sgs_dsl.engine.model import GameOver
 from sgs_dsl.game import play_game, setup
 from sgs_dsl.rulings.parser import parse_rulings
 from sgs_dsl.rulings.runner import run_ruling
+from sgs_dsl.syntax.diagnostics import SgsError
 
 RULESET, PLAYERS, SEEDS = "standard", 5, range(10)
 
@@ -215,5 +216,7 @@ def test_a_ruling_table_that_starts_with_a_winner_may_be_played(library):
     assert result.passed, result.failures
 
 
-def test_a_ruling_table_at_hp_0_is_checked_only_for_what_changes(library):
-    assert run_ruling(peach_ruling(hp=0, after=1), library).passed
+def test_a_ruling_table_at_hp_0_is_refused_when_it_loads():
+    """A living seat at hp 0 outside a dying situation cannot happen (issue 9): a load error."""
+    with pytest.raises(SgsError, match="seat 1 has hp 0"):
+        peach_ruling(hp=0, after=1)

@@ -34,7 +34,7 @@ def test_retrial_replaces_the_judge_card_and_decides_the_result(lib):
     game = make_table(lib, seats=[
         dict(role="lord", judge=["樂不思蜀 ♠6"]),
         dict(role="rebel", hand=["桃 ♥3"]),
-    ], deck_top=["殺 ♠7", "閃 ♦2", "閃 ♦3"], answers={1: ["是"]})
+    ], deck_top=["殺 ♠7", "閃 ♦2", "閃 ♦3"], answers={1: ["發動"]})
     game.players[1].skills = (lib.skills["gaipan"],)
     game.changed_skills()
     lord = game.players[0]

@@ -115,7 +115,7 @@ def test_good_rulings_fail_without_snapshots_pass_after_snapshot_update_then_pla
     stored = snapshot_file(project, "cards").read_text(encoding="utf-8")
     # One snapshot file for the ruling file, one entry per ruling, one line per trace line.
     assert "# name: 殺被閃抵消" in stored and "# name: 桃回復一點體力" in stored
-    assert "\n    〔詢問〕2號位無將(男)：是否使用【閃】？［使用【閃】♦2／不使用］→ 使用【閃】♦2\n" in stored
+    assert "\n    〔詢問〕2號位無將(男)：【殺】♠7：是否使用【閃】？［使用【閃】♦2／不使用］→ 使用【閃】♦2\n" in stored
     result = run(project)
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*2 snapshots passed*"])
@@ -137,8 +137,8 @@ def test_changing_one_line_of_a_stored_trace_fails_with_a_diff_of_that_line(proj
         "the trace differs from its snapshot (tests/rulings/__snapshots__/cards.ambr)",
         "ruling: 殺被閃抵消 (tests/rulings/cards.ruling:1)",
         "  [- snapshot] [+ this run]",
-        "  -   〔詢問〕2號位無將(男)：是否使用【閃】？［使用【閃】♦2／不使用］→ 不使用",
-        "  +   〔詢問〕2號位無將(男)：是否使用【閃】？［使用【閃】♦2／不使用］→ 使用【閃】♦2",
+        "  -   〔詢問〕2號位無將(男)：【殺】♠7：是否使用【閃】？［使用【閃】♦2／不使用］→ 不使用",
+        "  +   〔詢問〕2號位無將(男)：【殺】♠7：是否使用【閃】？［使用【閃】♦2／不使用］→ 使用【閃】♦2",
     ]
     lines = out.splitlines()
     positions = [lines.index(line) for line in expected]
@@ -159,7 +159,7 @@ def test_an_unanswered_question_fails_with_the_question_and_its_candidates(proje
     result = run(project, "--snapshot-update")
     result.assert_outcomes(failed=1)
     out = result.stdout.str()
-    assert "是否使用【閃】？" in out
+    assert "【殺】♠7：是否使用【閃】？" in out
     assert "使用【閃】♦2, 不使用" in out  # the legal candidates
     assert "ruling: 沒有回答的詢問 (tests/rulings/q.ruling:1)" in out
     assert "Traceback" not in out
@@ -212,7 +212,7 @@ def test_sgs_ruling_prints_title_source_trace_and_result():
     assert "== 殺被閃抵消 ==" in out
     assert "source: seed 000 基本牌：閃（抵消此【殺】）" in out
     assert "  1號位無將(男)使用【殺】♠7，目標：2號位無將(男)" in out
-    assert "〔詢問〕2號位無將(男)：是否使用【閃】？［使用【閃】♦2／不使用］→ 使用【閃】♦2" in out
+    assert "〔詢問〕2號位無將(男)：【殺】♠7：是否使用【閃】？［使用【閃】♦2／不使用］→ 使用【閃】♦2" in out
     assert out.count("PASS") == 3
     assert out.rstrip().endswith("3 passed, 0 failed")
 

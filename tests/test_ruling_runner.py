@@ -36,7 +36,7 @@ def test_a_complete_script_passes_and_its_trace_tells_the_story():
 def test_an_unanswered_question_names_the_question_and_its_candidates():
     result = run("1 uses 殺 ♠7 on 2;")
     (failure,) = result.failures
-    assert failure.startswith("unanswered question to seat 2: '是否使用【閃】？'")
+    assert failure.startswith("unanswered question to seat 2: '【殺】♠7：是否使用【閃】？'")
     assert "(candidates: 使用【閃】♦2, 不使用)" in failure
 
 

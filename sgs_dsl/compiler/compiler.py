@@ -4,6 +4,7 @@ are collected with locations and hints), and the AST becomes Python closures."""
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -14,7 +15,7 @@ from ..engine.windows import WINDOW_BY_ID, WINDOWS
 from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from ..syntax.names import normalize
-from . import schema
+from . import moves_check, schema, state_check
 from .defs import (
     ActiveDef,
     CardKind,
@@ -35,6 +36,7 @@ MAX_LOOP = 200
 _STACK_FULL = ("runaway text: it sets itself off again so deep inside its own blocks that Python's "
                "stack is full before the nesting budget")
 
+_YES_NO = re.compile(r"是否(.+)[？?]")  # a yes/no question: its answers are V and 不V
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
 _COMPARE = {"==": operator.is_, "!=": operator.is_not, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
@@ -76,6 +78,15 @@ class Compiler:
         # every `let`/`for` name of the body being compiled, with where it is defined,
         # to tell "used before its let" and "not visible here" from a plain unknown name
         self.defined: dict[str, list[tuple[str, Span]]] = {}
+        # -- issue 10 G2: declared piles (normalized name -> name, public), history queried
+        self.piles: dict[str, tuple[str, bool]] = {}
+        self.history_used = False
+        # -- issue 10 G1: the states of the skill being compiled, names checked once the
+        # library is complete, names set on a damage (`set damage.NAME = ...`)
+        self.states: dict[str, state_check.State] = {}
+        self.last_state: state_check.State | None = None
+        self.name_refs: list[tuple[str, str, Span]] = []
+        self.damage_vars: set[str] = set()
 
     # ------------------------------------------------------------ diagnostics
     def error(self, span: Span, message: str, hint: str = "") -> None:
@@ -220,7 +231,15 @@ class Compiler:
     def skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members, span: Span) -> Skill:
         triggers: dict[str, list[TriggerDef]] = {}
         modifiers, view_as, actives, forbids = [], [], [], []
+        # -- issue 10 G1: states, tags, and the values set on a use or a damage are readable
+        self.states = state_check.declare(self, name, members)
+        state_check.check_tags(self, tags, members)
+        outer_use, outer_damage = self.use_vars, self.damage_vars
+        self.use_vars = outer_use | _set_names(members, "use")
+        self.damage_vars = _set_names(members, "damage")
         for m in members:
+            if isinstance(m, ast.StateDecl):
+                continue
             if isinstance(m, ast.Trigger):
                 t = self.trigger(m, name)
                 if t is not None:
@@ -239,9 +258,12 @@ class Compiler:
                 f = self.forbid(m)
                 if f is not None:
                     forbids.append(f)
+            elif isinstance(m, ast.Prop) and m.name.text == "pile":
+                continue  # -- issue 10 G2: declared before any text is compiled (moves_check)
             else:
                 self.error(m.span, "a skill holds triggers (`on`), modifiers (`modify`), `view_as`, "
                            "`active` and `forbid` only")
+        self.states, self.use_vars, self.damage_vars = {}, outer_use, outer_damage  # -- issue 10 G1
         modifiers = [attrs.evolve(m, skill=name) for m in modifiers]
         forbids = [attrs.evolve(f, skill=name) for f in forbids]
         return Skill(name, ident, text, tags, {k: tuple(v) for k, v in triggers.items()}, tuple(modifiers),
@@ -316,8 +338,12 @@ class Compiler:
             value = _const(None)
         else:
             value, t = self.expr(m.value, scope)
-            if t != "int":
-                self.error(m.value.span, f"a modifier's value must be a number, not {t}")
+            want = "bool" if name == "survive" else "int"  # -- issue 10 G3: survive is true or false
+            if t != want:
+                self.error(m.value.span, f"a modifier's value must be a {'number' if want == 'int' else want}, "
+                           f"not {t}", "`modify survive = true when ...`" if want == "bool" else "")
+            if want == "bool" and (m.op != "=" or m.pattern is not None):
+                self.error(m.span, "`survive` is set, for no card: `modify survive = true when ...`")
         cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
         return ModifierDef(name, matches, m.op, value, cond)
 
@@ -326,8 +352,11 @@ class Compiler:
         if kind is None:
             return None
         zone = m.zone.text if m.zone is not None else "hand"
-        if zone not in ("hand", "hand_equip", "equip"):
-            self.error(m.zone.span, f"unknown zone '{zone}' for view_as", "zones: hand, equip, hand_equip")
+        zone = moves_check.view_as_zone(self, zone) or zone  # -- issue 10 G2: a pile is a source too
+        if zone not in ("hand", "hand_equip", "equip") and not zone.startswith("pile:"):
+            self.error(m.zone.span, f"unknown zone '{zone}' for view_as",
+                       did_you_mean(zone, [n for n, _ in self.piles.values()]) or
+                       "zones: hand, equip, hand_equip, or a pile a skill declares (`pile 權;`)")
         modes = ("use", "play")
         if m.mode is not None:
             if m.mode.text not in ("use", "play"):
@@ -490,7 +519,7 @@ class Compiler:
         field = s.path[1].text
         base = schema.base_type(t)
         arith = s.op != "=" and base != "use"
-        value = self.expr_int(s.value, scope) if arith else self.expr(s.value, scope)[0]
+        value, vtype = (self.expr_int(s.value, scope), "int") if arith else self.expr(s.value, scope)
         if base == "use":
             if field in schema.USE_FIELDS:
                 self.error(s.path[1].span, f"'use.{field}' cannot be changed",
@@ -501,10 +530,18 @@ class Compiler:
             def set_use(ctx: Ctx) -> None:
                 ctx.vars[head.text].vars[name] = value(ctx)
             return set_use
+        if base == "damage" and s.op == "=" and state_check.own_field(field):  # -- issue 10 G1
+            var, name = head.text, field
+            return lambda ctx: ctx.vars[var].vars.__setitem__(name, value(ctx))
         if field not in schema.MUTABLE.get(base, ()):
             allowed = sorted(schema.MUTABLE.get(base, ()))
             self.error(s.path[1].span, f"'{head.text}.{field}' cannot be changed",
                        f"changeable fields of {base}: {', '.join(allowed)}" if allowed else f"no field of {base} can be changed")
+            return lambda ctx: None
+        ftype = schema.FIELDS[base][field][0]  # -- issue 10 G3: the new value must fit the field
+        if schema.base_type(vtype) not in (schema.base_type(ftype), "any") and not (
+                vtype == "none" and ftype.endswith("?")):
+            self.error(s.value.span, f"'{head.text}.{field}' is {ftype}, not {vtype}")
             return lambda ctx: None
         op = s.op
         var = head.text
@@ -597,6 +634,9 @@ class Compiler:
         if isinstance(e, ast.Compare):
             left, lt = self.expr(e.left, scope)
             right, rt = self.expr(e.right, scope)
+            # -- issue 10 G1: a literal compared with a phase name, kingdom or gender
+            left = state_check.literal(self, e.left, rt) or left
+            right = state_check.literal(self, e.right, lt) or right
             if e.op in ("==", "!="):
                 identity = any(schema.base_type(t) in ("player", "card", "use") or t == "none" for t in (lt, rt))
                 op = _COMPARE[e.op] if identity else (operator.eq if e.op == "==" else operator.ne)
@@ -660,6 +700,9 @@ class Compiler:
         if base == "use" and e.name in self.use_vars:
             name = e.name
             return (lambda ctx: obj(ctx).vars.get(name)), "any"
+        if base == "damage" and e.name in self.damage_vars and e.name not in schema.DAMAGE_FIELDS:  # -- issue 10 G1
+            name = e.name
+            return (lambda ctx: obj(ctx).vars.get(name)), "any"
         fields = schema.FIELDS.get(base)
         if fields is None or e.name not in fields:
             known = list(fields) if fields else []
@@ -709,17 +752,54 @@ class Compiler:
                     kwargs[key] = (lambda ctx, s=source: ctx.vars.get(s))
                 else:
                     kwargs[key] = _const(default)
+        if name == "confirm":
+            kwargs.update(self.confirm_labels(c))
+        if name in ("history", "damage_history"):  # -- issue 10 G2: record moves for it
+            self.history_used = True
         impl = IMPLS[name]
         in_card = scope.lookup("user") is not None and scope.lookup("card") is not None
-        if name == "damage":
+        if name == "damage" and not any(k.text == "card" for k, _ in c.kwargs):  # -- issue 10 G3: unless explicit
             card_fn = (lambda ctx: ctx.vars.get("card")) if in_card else _const(None)
             kwargs["card"] = card_fn
         names = tuple(p.name for p in builtin.params[:n]) + tuple(kwargs)
         counted = tuple((names.index(p), f"{name}({p})") for p in COUNTS.get(name, ()) if p in names)
-        return _guarded(impl, tuple(args), tuple(kwargs.items()), counted, c.span), builtin.returns
+        returns = state_check.returns(self, name, c, builtin.returns)  # -- issue 10 G1: recall's type
+        return _guarded(impl, tuple(args), tuple(kwargs.items()), counted, c.span), returns
+
+    def confirm_labels(self, c: ast.Call) -> dict[str, Callable[[Ctx], Any]]:
+        """The two answers of `confirm`, fixed now: written as text, or read off a question
+        `是否V？` (V and 不V). Each says what it does; a bare 是／否 would not."""
+        given = {key.text: value for key, value in c.kwargs}
+        question = c.args[1] if len(c.args) > 1 else None
+        found = _YES_NO.fullmatch(question.value.strip()) if isinstance(question, ast.Str) else None
+        derived = {"yes": found.group(1), "no": "不" + found.group(1)} if found else {}
+        labels = {key: self.confirm_label(c, key, given.get(key), derived.get(key)) for key in ("yes", "no")}
+        if labels["yes"] == labels["no"]:
+            self.error(c.span, f"both answers of 'confirm' are labelled '{labels['yes']}'",
+                       "give the two answers different labels")
+        return {key: _const(label) for key, label in labels.items()}
+
+    def confirm_label(self, c: ast.Call, key: str, value: Any, derived: str | None) -> str:
+        if value is None:
+            if derived is None:
+                self.error(c.span, f"'confirm' needs a `{key}:` label: its question is not of the form '是否…？'",
+                           'name both answers, e.g. confirm(p, "選擇一項", yes: "棄置兩張手牌", no: "受到1點傷害")')
+                return key
+            return derived
+        if not isinstance(value, ast.Str) or not value.value.strip():
+            self.error(value.span, f"the `{key}:` label of 'confirm' must be written as text",
+                       'it is the answer a ruling names, e.g. yes: "棄置兩張手牌"')
+            return key
+        label = value.value.strip()
+        if label in ("是", "否"):
+            self.error(value.span, f"the `{key}:` label '{label}' does not say what the answer does",
+                       'name the action, e.g. yes: "發動", no: "不發動"')
+        return label
 
     def argument(self, a, ptype: str, scope: Scope) -> Callable[[Ctx], Any]:
         """Arguments whose type is a name domain (pattern, nature, phase, zone, slot) are resolved now."""
+        if ptype in state_check.ARG_TYPES:  # -- issue 10 G1
+            return state_check.argument(self, a, ptype, scope)
         if ptype == "pattern":
             if not isinstance(a, ast.Var):
                 self.error(a.span, "expected a card name here")
@@ -728,13 +808,18 @@ class Compiler:
             return _const((self.pattern(pattern), self.pattern_kind(pattern)))
         domains = {"nature": schema.NATURES, "phase": schema.PHASE_NAMES,
                    "zone": {z: z for z in schema.ZONES}, "slot": {s: s for s in schema.SLOTS}}
-        if ptype in domains and isinstance(a, ast.Var) and scope.lookup(a.name) is None:
+        domains.update(moves_check.domains(self))  # -- issue 10 G2: zones with piles, places, reasons
+        word_only = ptype in moves_check.WORD_ONLY  # -- issue 10 G2: a word, even where a variable has its name
+        if ptype in domains and isinstance(a, ast.Var) and (word_only or scope.lookup(a.name) is None):
             table = domains[ptype]
             if a.name not in table:
                 self.error(a.span, f"unknown {ptype} '{a.name}'",
                            did_you_mean(a.name, table) or f"{ptype}s: {', '.join(table)}")
                 return _const(None)
             return _const(table[a.name])
+        if word_only:
+            self.error(a.span, f"expected a {ptype} name here", f"{ptype}s: {', '.join(domains[ptype])}")
+            return _const(None)
         fn, t = self.expr(a, scope)
         want = schema.base_type(ptype)
         got = schema.base_type(t)
@@ -831,6 +916,11 @@ def _definitions(body) -> dict[str, list[tuple[str, Span]]]:
 
     walk(body)
     return found
+
+
+def _set_names(members, head: str) -> set[str]:
+    """-- issue 10 G1: the names `set HEAD.NAME = ...` gives a value in these members."""
+    return {m.path[1].text for m in _walk_sets(members) if len(m.path) == 2 and m.path[0].text == head}
 
 
 def _walk_sets(members) -> list[ast.Set]:

@@ -15,7 +15,7 @@ from ..syntax.cache import parse_cached
 from ..syntax.diagnostics import Diagnostic, SgsError, Span, did_you_mean
 from ..syntax.names import normalize
 from ..syntax.source import decode_source, read_bytes
-from . import schema
+from . import moves_check, schema, state_check
 from .compiler import Compiler
 from .defs import CardKind, CardSpec, Ruleset, Skill
 
@@ -51,6 +51,8 @@ class Library:
     skills: dict[str, Skill]
     heroes: dict[str, Hero]
     files: tuple[str, ...]
+    piles: dict[str, bool] = attrs.field(factory=dict)  # -- issue 10 G2: pile name -> public
+    history_used: bool = False  # -- issue 10 G2: some text queries the history of moves
 
     @property
     def default_ruleset(self) -> str:
@@ -138,6 +140,7 @@ class _Builder:
             self.c.cards[d.id.text.lower()] = kind
             cards[d.name.text] = kind
             nodes.append((d, kind))
+        moves_check.declare_piles(self.c, list(self.defs(ast.SkillDef)))  # -- issue 10 G2
         for d, kind in nodes:
             self.c.compile_card(d, kind)
         for _, kind in nodes:
@@ -145,9 +148,10 @@ class _Builder:
                 _inherit(kind, kind.like)
         skills = self.skills()
         heroes = self.heroes(skills)
+        state_check.check_names(self.c, skills, heroes)  # -- issue 10 G1: skills and heroes named by text
         decks = self.decks()
         rulesets = self.rulesets(decks, heroes)
-        return Library(cards, decks, rulesets, skills, heroes, ())
+        return Library(cards, decks, rulesets, skills, heroes, (), moves_check.pile_table(self.c), self.c.history_used)
 
     def skills(self) -> dict[str, Skill]:
         skills = {}

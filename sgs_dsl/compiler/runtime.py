@@ -31,6 +31,8 @@ def draw(ctx: Ctx, player, n) -> None:
 
 
 def damage(ctx: Ctx, player, n, nature="normal", by=None, card=None) -> None:
+    if isinstance(card, Card):  # -- issue 10 G3: `card:` may name a real card (cards_of, fight_card)
+        card = UsedCard.of(card)
     ctx.game.damage(player, n, nature, by, card)
 
 
@@ -122,7 +124,7 @@ def ignore_armor(ctx: Ctx, use, player) -> None:
 
 
 def prevent(ctx: Ctx, damage) -> None:
-    damage.prevented = True
+    ctx.game.prevent_damage(damage)
 
 
 def pass_on(ctx: Ctx, card) -> None:
@@ -170,8 +172,8 @@ def current(ctx: Ctx):
     return ctx.game.current
 
 
-def confirm(ctx: Ctx, player, question) -> bool:
-    return ctx.game.confirm(player, question)
+def confirm(ctx: Ctx, player, question, yes, no) -> bool:
+    return ctx.game.confirm(player, question, yes, no)
 
 
 def choose_player(ctx: Ctx, chooser, candidates, prompt="") -> Any:
@@ -270,6 +272,135 @@ def chain(ctx: Ctx, player) -> None:
 
 def cards_of(ctx: Ctx, player, zone) -> list:
     return ctx.game.zone_cards(player, zone)
+
+
+# -- issue 10 G1: player state and skills as state
+def gain_max_hp(ctx: Ctx, player, n) -> None:
+    if n > 0:
+        ctx.game.change_max_hp(player, n)
+
+
+def lose_max_hp(ctx: Ctx, player, n) -> None:
+    if n > 0:
+        ctx.game.change_max_hp(player, -n)
+
+
+def turn_over(ctx: Ctx, player) -> None:
+    ctx.game.turn_over(player)
+
+
+def remember(ctx: Ctx, player, state, value) -> None:
+    ctx.game.remember(player, state.key, value, state.scope)
+
+
+def recall(ctx: Ctx, player, state) -> Any:
+    return ctx.game.recall(player, state.key, state.default)
+
+
+def remember_game(ctx: Ctx, state, value) -> None:
+    ctx.game.remember(None, state.key, value, state.scope)
+
+
+def recall_game(ctx: Ctx, state) -> Any:
+    return ctx.game.recall(None, state.key, state.default)
+
+
+def current_phase(ctx: Ctx) -> str | None:
+    return ctx.game.phase_now
+
+
+def grant_skill(ctx: Ctx, player, skill) -> None:
+    ctx.game.grant_skill(player, skill)
+
+
+def remove_skill(ctx: Ctx, player, skill) -> None:
+    ctx.game.remove_skill(player, skill)
+
+
+def disable_skills(ctx: Ctx, player, until="turn") -> None:
+    ctx.game.disable_skills(player, until)
+
+
+def spent(ctx: Ctx, player, skill) -> bool:
+    return ctx.game.is_spent(player, skill)
+
+
+def set_gender(ctx: Ctx, player, gender) -> None:
+    ctx.game.set_gender(player, gender)
+
+
+def set_kingdom(ctx: Ctx, player, kingdom) -> None:
+    ctx.game.set_kingdom(player, kingdom)
+
+
+def set_hero(ctx: Ctx, player, hero) -> None:
+    ctx.game.set_hero(player, hero)
+
+
+# -- issue 10 G3: damage and hp, turns and phases, point fights
+def transfer(ctx: Ctx, damage, to) -> None:
+    ctx.game.transfer_damage(damage, to)
+
+
+def to_hp_loss(ctx: Ctx, damage) -> None:
+    ctx.game.damage_to_hp_loss(damage)
+
+
+def extra_turn(ctx: Ctx, player) -> None:
+    ctx.game.grant_extra_turn(player)
+
+
+def extra_phase(ctx: Ctx, player, phase) -> None:
+    ctx.game.grant_extra_phase(player, phase)
+
+
+def skip_turn(ctx: Ctx, player) -> None:
+    ctx.game.skip_next_turn(player)
+
+
+def end_play(ctx: Ctx, player) -> None:
+    ctx.game.end_play_phase(player)
+
+
+def can_point_fight(ctx: Ctx, a, b) -> bool:
+    return ctx.game.can_point_fight(a, b)
+
+
+def point_fight(ctx: Ctx, a, b):
+    return ctx.game.point_fight(a, b)
+
+
+def fight_card(ctx: Ctx, fight, player):
+    return fight.card_of(player)
+
+
+def replace_fight_card(ctx: Ctx, fight, player, card) -> None:
+    real = _real(card)
+    if real is not None:
+        ctx.game.replace_fight_card(fight, player, real)
+
+
+# -- issue 10 G2: moving cards, piles, history
+def move(ctx: Ctx, cards, to="discard", of=None, reason="put", replace=False) -> bool:
+    mover = ctx.vars.get("you") or ctx.vars.get("user")
+    return ctx.game.move_by_text(_cards(cards), to, of, reason, mover, replace)
+
+
+def swap_hands(ctx: Ctx, a, b) -> None:
+    if a is not b:
+        ctx.game.swap_hands(a, b)
+
+
+def pile(ctx: Ctx, player, name) -> list:
+    return ctx.game.zone_cards(player, name)
+
+
+def history(ctx: Ctx, player, kind, period) -> list:
+    return ctx.game.history.cards(player, kind, period)
+
+
+def damage_history(ctx: Ctx, player, kind, period) -> int:
+    return ctx.game.history.damage(ctx.game.damage_log, player, kind, period)
 
 
 # The arguments that say how many times an effect acts (cards drawn, answers asked for,

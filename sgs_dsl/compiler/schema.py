@@ -28,13 +28,15 @@ PLAYER_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "weapon": ("card?", _equip("weapon")),
     "armor": ("card?", _equip("armor")),
     "horses": ("int", lambda p: sum(1 for s in p.equips if s.endswith("horse"))),
-    "gender": ("str", lambda p: p.gender),
-    "kingdom": ("str", lambda p: p.kingdom),
+    "gender": ("gender", lambda p: p.gender),
+    "kingdom": ("kingdom", lambda p: p.kingdom),
     "role": ("str", lambda p: p.role),
     "alive": ("bool", lambda p: p.alive),
     "chained": ("bool", lambda p: p.chained),
     "dying": ("bool", lambda p: p.dying),
     "seat": ("int", lambda p: p.seat + 1),
+    # -- issue 10 G1: player state
+    "turned": ("bool", lambda p: p.turned),
 }
 
 
@@ -87,16 +89,28 @@ FIELDS: dict[str, dict[str, tuple[str, Callable[[Any], Any]]]] = {
     "asked": {"player": ("player", lambda a: a.player), "card": ("card", lambda a: a.card),
               "mode": ("str", lambda a: a.mode)},
     "dying": {"player": ("player", lambda d: d.player), "damage": ("damage?", lambda d: d.damage)},
-    "phase": {"name": ("str", lambda p: p.name), "player": ("player", lambda p: p.player),
+    "phase": {"name": ("phase_name", lambda p: p.name), "player": ("player", lambda p: p.player),
               "count": ("int", lambda p: p.count)},
     "recover": {"player": ("player", lambda r: r.player), "amount": ("int", lambda r: r.amount),
                 "source": ("player?", lambda r: r.source), "card": ("card?", lambda r: r.card)},
     "move": {"player": ("player", lambda m: m.player), "zone": ("str", lambda m: m.zone),
-             "card": ("card", lambda m: m.card)},
+             "card": ("card", lambda m: m.card),
+             "cards": ("cards", lambda m: list(m.cards) or [m.card])},  # -- issue 10 G2: all lost at once
+}
+# -- issue 10 G3: a point fight (拼點), returned by point_fight and the payload of point_shown
+FIELDS["fight"] = {
+    "source": ("player", lambda f: f.source), "target": ("player", lambda f: f.target),
+    "source_card": ("card", lambda f: f.source_card), "target_card": ("card", lambda f: f.target_card),
+    "source_rank": ("int", lambda f: f.source_rank), "target_rank": ("int", lambda f: f.target_rank),
+    "won": ("bool", lambda f: f.won), "tie": ("bool", lambda f: f.tie),
+    "winner": ("player?", lambda f: f.winner), "loser": ("player?", lambda f: f.loser),
 }
 
 # fields a `set` statement may change, by type (the window table says where it matters)
 MUTABLE: dict[str, set[str]] = {"damage": {"amount", "nature"}, "phase": {"count"}, "recover": {"amount"}}
+# -- issue 10 G3: a damage's source may change; a fight's ranks may change in point_shown
+MUTABLE["damage"].add("source")
+MUTABLE["fight"] = {"source_rank", "target_rank"}
 
 
 def base_type(t: str) -> str:
@@ -119,6 +133,7 @@ PAYLOAD_VARS: dict[str, dict[str, str]] = {
     "recover": {"recover": "recover"},
     "lose": {"lose": "recover"},
     "move": {"move": "move"},
+    "fight": {"fight": "fight"},  # -- issue 10 G3
 }
 
 BLOCKS = {
@@ -148,6 +163,8 @@ MODIFIERS = {
     "attack_range": "your attack range",
     "hand_limit": "your hand limit",
     "trick_distance": "the distance limit of your tricks",
+    # -- issue 10 G3: a rule that replaces dying
+    "survive": "while its value is true you stay alive at hp 0 or below (`modify survive = true when ...`)",
 }
 ZONES = ("hand", "equip", "judge", "hand_equip", "area", "horses", "weapon", "armor")
 SLOTS = ("weapon", "armor", "offense_horse", "defense_horse")
@@ -209,8 +226,9 @@ P = Param
 BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("draw", (P("player", "player"), P("n", "int")), {}, "none", "the player draws n cards"),
     Builtin("damage", (P("player", "player"), P("n", "int")),
-            {"nature": ("nature", "normal"), "by": ("player?", "default")}, "none",
-            "deal n damage (source: the card's user or the skill's owner, or `by:`; `by: none` for no source)"),
+            {"nature": ("nature", "normal"), "by": ("player?", "default"), "card": ("card?", None)}, "none",
+            "deal n damage (source: the card's user or the skill's owner, or `by:`; `by: none` for no source); "
+            "credited to `card:` (`card: none`: to no card), by default in a card's text to that card, else to none"),
     Builtin("recover", (P("player", "player"), P("n", "int")), {}, "none", "the player recovers n hp"),
     Builtin("lose_hp", (P("player", "player"), P("n", "int")), {}, "none", "the player loses n hp"),
     Builtin("discard", (P("player", "player"), P("n", "int")),
@@ -256,8 +274,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("cards_of", (P("player", "player"), P("zone", "zone")), {}, "cards",
             "the player's cards in a zone, as a list (others' hand cards are still picked face down by `pick`)"),
     Builtin("current", (), {}, "player", "the player whose turn it is"),
-    Builtin("confirm", (P("player", "player"), P("question", "str")), {}, "bool",
-            "ask the player a yes/no question"),
+    Builtin("confirm", (P("player", "player"), P("question", "str")), {"yes": ("str", ""), "no": ("str", "")},
+            "bool", "ask the player a question with two answers, each labelled by what it does: true for `yes:`, "
+            "false for `no:`; a question `是否V？` may leave a label out (V, 不V); see [Questions](#questions)"),
     Builtin("choose_player", (P("chooser", "player"), P("players", "players")), {"prompt": ("str", "")}, "player?",
             "the chooser picks one of the players (none when there are none); `prompt:` the question"),
     Builtin("choose_players", (P("chooser", "player"), P("players", "players")),
@@ -299,4 +318,75 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("marks", (P("player", "player"), P("key", "str")), {}, "int", "a named counter of the player (0 if unset)"),
     Builtin("count_this_turn", (P("player", "player"), P("card", "pattern")), {}, "int",
             "how many matching cards the player used or played out this turn"),
+    # -- issue 10 G1: player state and skills as state
+    Builtin("gain_max_hp", (P("player", "player"), P("n", "int")), {}, "none", "the player gains n max hp"),
+    Builtin("lose_max_hp", (P("player", "player"), P("n", "int")), {}, "none",
+            "the player loses n max hp; hp is cut down to the new max, and max hp 0 is death"),
+    Builtin("turn_over", (P("player", "player"),), {}, "none",
+            "turn the player's hero card over (翻面): face down, or face up again; a face-down player "
+            "turns face up at 回合開始前 and skips that turn"),
+    Builtin("remember", (P("player", "player"), P("state", "state"), P("value", "state_value")), {}, "none",
+            "keep a value on the player in one of the skill's states (`state NAME: TYPE until SCOPE;`)"),
+    Builtin("recall", (P("player", "player"), P("state", "state")), {}, "any",
+            "the value the player keeps in a state of the skill (0, \"\", false, none or [] if none)"),
+    Builtin("remember_game", (P("state", "state"), P("value", "state_value")), {}, "none",
+            "keep a value on the game (not on a player) in one of the skill's states"),
+    Builtin("recall_game", (P("state", "state"),), {}, "any", "the value the game keeps in a state of the skill"),
+    Builtin("current_phase", (), {}, "phase_name?",
+            "the phase being played (compare it with a phase name in either script), none between phases"),
+    Builtin("grant_skill", (P("player", "player"), P("skill", "skill")), {}, "none",
+            "the player gains a skill (logged; it fires and is counted under its own name)"),
+    Builtin("remove_skill", (P("player", "player"), P("skill", "skill")), {}, "none", "the player loses a skill"),
+    Builtin("disable_skills", (P("player", "player"),), {"until": ("scope", "turn")}, "none",
+            "the player's hero skills lose effect (技能失效) until the end of the phase, turn or round"),
+    Builtin("spent", (P("player", "player"), P("skill", "skill")), {}, "bool",
+            "the player's limited (限定技) or wake (覺醒技) skill has fired: it never fires again"),
+    Builtin("set_gender", (P("player", "player"), P("gender", "gender")), {}, "none",
+            "the player's gender becomes male or female (男 / 女)"),
+    Builtin("set_kingdom", (P("player", "player"), P("kingdom", "kingdom")), {}, "none",
+            "the player's kingdom changes (魏 蜀 吳 群 神)"),
+    Builtin("set_hero", (P("player", "player"), P("hero", "hero")), {}, "none",
+            "the player's hero card becomes another hero: name, gender, kingdom and skills (hp stays)"),
+    # -- issue 10 G3: damage and hp, turns and phases, point fights
+    Builtin("transfer", (P("damage", "damage"), P("to", "player")), {}, "none",
+            "轉移: the damage is dealt to `to` instead (same source, card, amount and nature); the new "
+            "target's taking_damage opens, the source's causing_damage does not open again"),
+    Builtin("to_hp_loss", (P("damage", "damage"),), {}, "none",
+            "傷害視為失去體力: the damage is not dealt; its target loses that much hp instead"),
+    Builtin("extra_turn", (P("player", "player"),), {}, "none",
+            "the player takes an extra turn after the current one (several: in the order granted)"),
+    Builtin("extra_phase", (P("player", "player"), P("phase", "phase")), {}, "none",
+            "the player, whose turn it is, runs an extra phase of that kind after the current phase"),
+    Builtin("skip_turn", (P("player", "player"),), {}, "none", "the player's next turn is skipped whole"),
+    Builtin("end_play", (P("player", "player"),), {}, "none",
+            "the player's play phase ends at its next free time (its end window still opens)"),
+    Builtin("can_point_fight", (P("a", "player"), P("b", "player")), {}, "bool",
+            "a may point-fight b: two different living players, each with a hand card"),
+    Builtin("point_fight", (P("a", "player"), P("b", "player")), {}, "fight?",
+            "拼點: a, then b, chooses a hand card face down; both are shown (point_shown), the result is "
+            "returned; the cards go to the discard pile when the calling block ends, unless taken"),
+    Builtin("fight_card", (P("fight", "fight"), P("player", "player")), {}, "card?",
+            "the card the player showed in the fight (none for a player not in it)"),
+    Builtin("replace_fight_card", (P("fight", "fight"), P("player", "player"), P("card", "card?")), {}, "none",
+            "in point_shown: the card becomes the player's fight card, with its rank; the old one is discarded"),
+    # -- issue 10 G2: moving cards, piles, history
+    Builtin("move", (P("cards", "any"),),
+            {"to": ("place", "discard"), "of": ("player?", "default"), "reason": ("reason", "put"),
+             "replace": ("bool", False)}, "bool",
+            "move a card or a list of cards, as one move, `to:` hand, equip, judge, a pile, deck_top, "
+            "deck_bottom or discard (the default) `of:` a player (default: you); `reason:` use, play, "
+            "discard, give, gain, put (the default) or recast. An equipment slot that is taken refuses "
+            "the move unless `replace: true` (the old card goes to the discard pile); a judge area refuses "
+            "a second delayed trick of a name and one its owner may not be targeted by. False, and "
+            "nothing moves, when refused"),
+    Builtin("swap_hands", (P("a", "player"), P("b", "player")), {}, "none",
+            "the two players exchange their hands, as one simultaneous move"),
+    Builtin("pile", (P("player", "player"), P("name", "pile")), {}, "cards",
+            "the cards of a pile on the player's hero card (a pile a skill declares: `pile 權;`)"),
+    Builtin("history", (P("player", "player"), P("kind", "history_kind"), P("period", "period")), {}, "cards",
+            "the cards the player used, played, discarded, gained or lost this phase, turn or round, "
+            "in the order they moved: history(you, discarded, phase)"),
+    Builtin("damage_history", (P("player", "player"), P("kind", "damage_kind"), P("period", "period")), {},
+            "int", "how much damage the player dealt or took this phase, turn or round: "
+            "damage_history(you, taken, turn)"),
 )}

@@ -11,7 +11,7 @@ from .model import (
     Use,
     UsedCard,
 )
-from .using import UNCOUNTERABLE, use_mode
+from .using import DONE, UNCOUNTERABLE, use_mode
 from .zones import FROM_DECK
 
 
@@ -34,7 +34,7 @@ class ChoicesMixin:
                 break
             options = [Option(p.label(), p) for p in rest]
             if len(chosen) >= least:
-                options.append(Option("完成", None))
+                options.append(Option(DONE, None))
             pick = self.ask(chooser, "target", prompt or f"選擇角色（{len(chosen) + 1}）", options).value
             if pick is None:
                 break
@@ -49,7 +49,7 @@ class ChoicesMixin:
                 break
             options = [Option(c.label(), c) for c in rest]
             if len(chosen) >= least:
-                options.append(Option("完成", None))
+                options.append(Option(DONE, None))
             pick = self.ask(chooser, "pick_card", f"選擇牌（{len(chosen) + 1}）", options).value
             if pick is None:
                 break
@@ -66,7 +66,7 @@ class ChoicesMixin:
         if not cards or not receiver.alive:
             return
         self.log(f"{giver.label()}將{len(cards)}張牌交給{receiver.label()}")
-        self.to_hand(receiver, cards)
+        self.to_hand(receiver, cards, "give")
 
     def look(self, player: Player, n: int) -> list[Card]:
         cards = []

@@ -28,22 +28,27 @@ class HpMixin:
 
     # ------------------------------------------------------------ hp
     def damage(self, target: Player, amount: int, nature: str = "normal", source: Player | None = None,
-               card: UsedCard | None = None, chained: bool = False) -> None:
+               card: UsedCard | None = None, chained: bool = False, caused: bool = False) -> None:
+        # -- issue 10 G3: `caused`: a transferred damage, whose source's window has been
         if not target.alive:
             return
         d = Damage(source, target, amount, nature, card, chained)
         d.use = self.use_stack[-1] if card is not None and self.use_stack else None
         variables = {"damage": d}
-        if source is not None and not chained:  # transmitted damage keeps the source's amount
+        if source is not None and not chained and not caused:  # transmitted damage keeps the source's amount
             self.open_window("causing_damage", variables)
         base = d.amount  # what chain transmission passes on: after the source's window only
         if not d.prevented and d.amount > 0:
             self.open_window("taking_damage", variables)
-        if d.prevented or d.amount <= 0:
-            self.log(f"對{target.label()}的傷害被防止")
+        if d.prevented:  # logged by prevent_damage, where it happened
             return
+        if d.amount <= 0:  # reduced to nothing in the window just closed: prevented there
+            self.log(f"{damage_words(d)}減至0點，被防止")
+            return
+        source = d.source  # -- issue 10 G3: a skill may have changed the source
         transmits = d.nature != "normal" and target.chained and not chained
         target.hp -= d.amount
+        self.damage_log.append(d)
         dealt = f"{source.label()}對{target.label()}造成" if source else f"{target.label()}受到"
         self.log(f"{dealt}{d.amount}點{NATURE_ZH[d.nature]}傷害（體力{target.hp}/{target.max_hp}）")
         ended: TurnEnded | None = None
@@ -65,6 +70,11 @@ class HpMixin:
             self.transmit(d, base)
         if ended is not None:
             raise ended
+
+    def prevent_damage(self, d: Damage) -> None:
+        if not d.prevented:
+            d.prevented = True
+            self.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}被防止")
 
     def transmit(self, d: Damage, amount: int) -> None:
         """Chain transmission: every other chained player, in seat order from the current
@@ -111,7 +121,7 @@ class HpMixin:
             if player.hp > 0:
                 break
         player.dying = False
-        if player.hp <= 0 and player.alive:
+        if player.hp <= 0 and player.alive and not self.survives(player, log=True):  # -- issue 10 G3
             killer = damage.source if damage is not None else None
             self.die(player, killer)
 
@@ -124,7 +134,7 @@ class HpMixin:
         if not options:
             return False
         options.append(Option("不使用", None))
-        choice = self.ask(saver, "save", f"{dying.label()}瀕死，是否使用牌救之？", options).value
+        choice = self.ask(saver, "save", "是否使用牌救之？", options, f"{dying.label()}瀕死").value
         if choice is None:
             return False
         kind, subcards = choice
@@ -157,7 +167,8 @@ class HpMixin:
     def _discard_everything(self, player: Player) -> None:
         everything = player.hand + list(player.equips.values()) + player.judge
         if everything:
-            self.to_discard(everything)
+            self.to_discard(everything, "discard")
+        self.empty_piles(player)  # -- issue 10 G2
 
     # ------------------------------------------------------------ judgement
     def judge(self, player: Player) -> Judge:
@@ -176,14 +187,18 @@ class HpMixin:
             self.finish_judgement(j)
         return j
 
-    def run_block(self, block: Any, ctx: Ctx) -> Any:
-        """Run a card's or skill's block; judgements it made finish when it ends."""
+    def run_block(self, block: Any, ctx: Ctx, asker: str) -> Any:
+        """Run a card's or skill's block; judgements it made finish when it ends. `asker`
+        (the skill's name, or the card as used) asks the questions of the block's text."""
         self.pending_judgements.append([])
+        outer, self.asker = self.asker, asker
         try:
             result = block(ctx)
         except BaseException:  # the game or the turn ended: nothing more opens
             self.pending_judgements.pop()
             raise
+        finally:
+            self.asker = outer
         for j in self.pending_judgements.pop():
             self.finish_judgement(j)
         return result
@@ -204,3 +219,10 @@ class HpMixin:
         self.log(f"{who}{card.label()}代替{old.label()}成為判定牌")
         if old in self.processing:
             self.to_discard([old])
+
+
+def damage_words(d: Damage, size: str = "") -> str:
+    """The damage named in a log line: who deals it to whom (no source: who takes it), with
+    its size when given (`1點火焰`)."""
+    whose = f"{d.source.label()}對{d.target.label()}" if d.source else f"{d.target.label()}受到"
+    return f"{whose}的{size}傷害"

@@ -77,22 +77,26 @@ class Invariants:
         """Raise InvariantBroken when the table is wrong; costs a few counts when it is right."""
         g = self.game
         count = len(g.deck) + len(g.discard_pile) + len(g.processing)
-        suspect = bool(g.processing) or (g.deck is self.deck and len(g.deck) > self.deck_size)
+        returned = g.returned_to_deck  # -- issue 10 G2: cards a move put on the deck (top or bottom)
+        suspect = bool(g.processing) or (g.deck is self.deck and len(g.deck) > self.deck_size + returned)
         living = 0
         for p in g.players:
             count += len(p.hand) + len(p.equips) + len(p.judge)
+            if p.piles:  # -- issue 10 G2
+                count += sum(map(len, p.piles.values()))
             if p.alive:
                 living += 1
                 suspect = suspect or not 0 < p.hp <= p.max_hp
-            elif p.hand or p.equips or p.judge:
+            elif p.hand or p.equips or p.judge or any(p.piles.values()):
                 suspect = True
         if living != self.living:  # only a death (or a revival) changes what the mode decides
             self.living = living
             suspect = suspect or winner(g) is not None
         if suspect or count != len(self.cards):
             self.check(free_time=True)
-        elif g.deck is not self.deck:  # reshuffled since the last look
+        elif g.deck is not self.deck or returned:  # reshuffled, or cards put back, since the last look
             self.deck, self.deck_cards = g.deck, set(g.deck)
+        g.returned_to_deck = 0
         self.deck_size = len(g.deck)
 
     def check(self, free_time: bool) -> None:
@@ -111,23 +115,26 @@ class Invariants:
         if free_time and (reason := winner(g)) is not None:
             problems.append(f"the game goes on though the mode says it is over ({reason})")
         self.deck, self.deck_cards, self.deck_size = g.deck, set(g.deck), len(g.deck)
+        g.returned_to_deck = 0
         return [p for p in problems if p not in self.waived]
 
     def _cards_fine(self) -> bool:
         """Every card of the game on the table once, each with its face: set operations only."""
         g = self.game
         cards = list(chain(g.deck, g.discard_pile, g.processing,
-                           *(zone for p in g.players for zone in (p.hand, p.equips.values(), p.judge))))
+                           *(zone for p in g.players for zone in (p.hand, p.equips.values(), p.judge)),
+                           *(pile for p in g.players for pile in p.piles.values())))  # -- issue 10 G2
         return len(cards) == len(self.cards) and self.cards == set(cards) and _faces(self.originals) == self.faces
 
     def _deck_problems(self) -> list[str]:
         g = self.game
         if g.deck is not self.deck:  # reshuffled: the new deck is what the discard pile was
             return []
+        returned = g.returned_to_deck  # -- issue 10 G2: moves put cards on the deck, each traced
         problems = []
-        if len(g.deck) > self.deck_size:
+        if len(g.deck) > self.deck_size + returned:
             problems.append(f"the deck grew from {self.deck_size} to {len(g.deck)} cards without a reshuffle")
-        if not self.deck_cards.issuperset(g.deck):
+        if not returned and not self.deck_cards.issuperset(g.deck):
             strays = [c.label() for c in g.deck if c not in self.deck_cards]
             problems.append("card(s) went into the deck from elsewhere without a reshuffle: " + ", ".join(strays))
         return problems
@@ -149,6 +156,7 @@ def _zones(game: Any) -> list[tuple[str, Any]]:
     for p in game.players:
         zones += [(f"{p.label()}'s hand", p.hand), (f"{p.label()}'s equipment", p.equips.values()),
                   (f"{p.label()}'s judge area", p.judge)]
+        zones += [(f"{p.label()}'s pile {name}", pile) for name, pile in p.piles.items()]  # -- issue 10 G2
     return zones
 
 
@@ -184,8 +192,8 @@ def _player_problems(game: Any) -> list[str]:
     problems = []
     for p in game.players:
         if p.alive and not 0 < p.hp <= p.max_hp:
-            problems += _hp_problems(p)
-        elif not p.alive and (p.hand or p.equips or p.judge):
+            problems += _hp_problems(p, game)
+        elif not p.alive and (p.hand or p.equips or p.judge or any(p.piles.values())):
             problems.append(f"{p.label()} is dead but holds cards")
         for slot, c in p.equips.items():
             if c.kind.type != slot:
@@ -193,12 +201,12 @@ def _player_problems(game: Any) -> list[str]:
     return problems
 
 
-def _hp_problems(p: Any) -> list[str]:
+def _hp_problems(p: Any, game: Any) -> list[str]:
     problems = []
     if p.max_hp < 1:
         problems.append(f"{p.label()} is alive with max hp {p.max_hp}, below 1")
     if p.hp > p.max_hp:
         problems.append(f"{p.label()} has hp {p.hp} above its max hp {p.max_hp}")
-    if p.hp <= 0 and not p.dying:
+    if p.hp <= 0 and not p.dying and not game.survives(p):  # -- issue 10 G3: `modify survive` holds
         problems.append(f"{p.label()} is alive at hp {p.hp} outside a rescue round (dying)")
     return problems

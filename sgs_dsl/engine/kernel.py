@@ -12,30 +12,40 @@ from typing import Any
 
 from ..compiler.defs import CardKind, Ctx, Skill, TriggerDef
 from .choices import ChoicesMixin
+from .damage_rules import DamageRulesMixin  # -- issue 10 G3
 from .decisions import Option, Request
+from .extra_turns import ExtraTurnsMixin  # -- issue 10 G3
+from .history import History  # -- issue 10 G2
 from .hp import HpMixin
 from .model import (
     MAX_DEPTH,
     PHASE_ZH,
     Budget,
     Card,
+    Damage,
     Judge,
     Player,
     RulesError,
     Use,
     UsedCard,
 )
+from .moves import MovesMixin  # -- issue 10 G2
+from .pindian import PointFight, PointFightMixin  # -- issue 10 G3
+from .state import StateMixin  # -- issue 10 G1
 from .turn import ACTIVE_KEY, END_PLAY, MAX_ACTIONS_PER_PHASE, TurnMixin
 from .using import EQUIP_USE, UNCOUNTERABLE, UsingMixin, use_mode
 from .view import SeatView
 from .windows import WINDOW_BY_ID
 from .zones import FROM_DECK, ZonesMixin, where, zone_zh
 
+INVOKE, NOT_INVOKE = "發動", "不發動"  # the answers to an optional skill's question
+RULED = "_ruled"  # Use.vars: the card rules that took effect on this use, with their player
+
 __all__ = ["ACTIVE_KEY", "END_PLAY", "EQUIP_USE", "FROM_DECK", "MAX_ACTIONS_PER_PHASE", "MAX_DEPTH",
            "UNCOUNTERABLE", "Game", "use_mode", "where", "zone_zh"]
 
 
-class Game(ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
+class Game(ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, MovesMixin, ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
     """One table: state, the seeded RNG, the agents, and the processes."""
 
     def __init__(self, library: Any, players: list[Player], deck: list[Card], agents: list[Any],
@@ -60,21 +70,37 @@ class Game(ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
         self._listeners: dict[str, list[tuple[Player, Skill, TriggerDef]]] | None = None
         self.counter_kinds: tuple[CardKind, ...] = tuple(k for k in library.cards.values() if k.mode("counter"))
         self.fired: dict[str, int] = {}
-        self.judged_player: Player | None = None
+        self.damage_log: list[Damage] = []  # every damage dealt, in order (rulings check it)
+        self.skipped_log: list[tuple[Player, str]] = []  # every phase skipped: whose, which
+        # -- issue 10 G3: turns, phases and point fights
+        self.extra_turns: list[Player] = []  # granted, not yet played: first granted first
+        self.extra_phases: list[tuple[Player, str]] = []  # to run after the current phase
+        self.turn_log: list[Player] = []  # whose turn each turn played was (rulings check it)
+        self.phase_log: list[tuple[Player, str]] = []  # every phase run: whose, which
+        self.open_fights: list[PointFight] = []  # fights whose cards wait for their block's end
+        self.fight_log: list[PointFight] = []  # every point fight, in order
+        self.judged_player: Player | None = None  # whose delayed trick is being judged
         self.pending_judgements: list[list[Judge]] = []
-        self.crediting: set[str] | None = None
-        self.judge_as: dict[int, CardKind] = {}
+        self.crediting: set[str] | None = None  # skills that shaped the choice being made
+        self.judge_as: dict[int, CardKind] = {}  # judge-area cards used as another trick
         self._rules: tuple[Skill, ...] | None = None
         self._skills: dict[int, list[Skill]] = {}  # seat -> skills, until changed_skills()
-        self.set_aside: frozenset[int] = frozenset()  # equipped cards being converted right now  # judge-area cards used as another trick  # skills that shaped the choice being made  # whose delayed trick is being judged
+        self.set_aside: frozenset[int] = frozenset()  # equipped cards being converted right now
+        self.asker = ""  # the skill or card whose text is running: it asks the text's questions
+        self.history = History(on=library.history_used)  # -- issue 10 G2: moves, when text queries them
 
     # ------------------------------------------------------------ log and questions
     def log(self, text: str) -> None:
         if self.logging:
             self.lines.append(text)
 
-    def ask(self, player: Player, kind: str, prompt: str, options: list[Option]) -> Option:
-        """Put one question to a player's agent; the answer is one of the options."""
+    def ask(self, player: Player, kind: str, prompt: str, options: list[Option], asker: str | None = None) -> Option:
+        """Put one question to a player's agent; the answer is one of the options. The prompt
+        is shown as `ASKER：QUESTION`: `asker` names the rule asking (a phase, a card being
+        used); when left out, the skill or card whose text is running asks."""
+        asker = self.asker if asker is None else asker
+        if asker:
+            prompt = f"{asker}：{prompt}"
         if len(options) == 1 and kind != "invoke":
             forced = getattr(self.agents[player.seat], "forced", None)
             if forced is not None:  # an agent may want to see the choices made for it
@@ -91,8 +117,9 @@ class Game(ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
             self.lines.append(f"  〔詢問〕{player.label()}：{prompt}［{labels}］→ {options[index].label}")
         return options[index]
 
-    def confirm(self, player: Player, prompt: str) -> bool:
-        return self.ask(player, "invoke", prompt, [Option("是", True), Option("否", False)]).value
+    def confirm(self, player: Player, prompt: str, yes: str, no: str, asker: str | None = None) -> bool:
+        """A question with two answers, each labelled by what it does (never a bare 是／否)."""
+        return self.ask(player, "invoke", prompt, [Option(yes, True), Option(no, False)], asker).value
 
     # ------------------------------------------------------------ seats and distance
     def alive(self) -> list[Player]:
@@ -142,6 +169,8 @@ class Game(ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
         skills = self._skills.get(p.seat)
         if skills is None:  # rebuilt after changed_skills(): equipment moved, a player died
             skills = [s for s in p.skills if "lord" not in s.tags or p.role == "lord"]
+            if p.skills_off:  # -- issue 10 G1: 技能失效, the hero skills lose effect
+                skills = []
             skills += [c.kind.skill for c in p.equips.values() if c.kind.skill is not None]
             skills += self.rule_skills()
             self._skills[p.seat] = skills
@@ -242,9 +271,7 @@ class Game(ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
         one player, hero skills before equipment, in the order the player chooses, each once."""
         self.windows_opened += 1
         if self.tracing:
-            phase = variables.get("phase")
-            named = PHASE_ZH.get(phase.name, "") if phase is not None else ""
-            self.lines.append(f"  〔時機〕{named}{WINDOW_BY_ID[window].zh}")
+            self.lines.append(f"  〔時機〕{window_label(window, variables)}")
         entries = self.listeners().get(window)
         if not entries:
             return
@@ -254,10 +281,10 @@ class Game(ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
         for entry in entries:
             by_seat.setdefault(entry[0].seat, []).append(entry)
         for seat in sorted(by_seat, key=lambda s: (s - start) % n):
-            self._fire_own(by_seat[seat], variables)
+            self._fire_own(by_seat[seat], variables, window)
 
     def _fire_own(self, entries: list[tuple[Player, Skill, TriggerDef]], variables: dict[str, Any],
-                  leaving: bool = False) -> None:
+                  window: str, leaving: bool = False) -> None:
         remaining = list(entries)
         while remaining:
             ready = [(e, ctx) for e in remaining if (ctx := self._ready(e, variables, leaving)) is not None]
@@ -266,36 +293,54 @@ class Game(ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
             first_class = [r for r in ready if bool(r[0][1].slot) == bool(ready[0][0][1].slot)]
             if len(first_class) > 1:
                 options = [Option(f"【{r[0][1].name}】", r) for r in first_class]
-                chosen = self.ask(first_class[0][0][0], "order", "選擇先結算的技能", options).value
+                chosen = self.ask(first_class[0][0][0], "order", "選擇先結算的技能", options,
+                                  window_label(window, variables)).value
             else:
                 chosen = first_class[0]
             (p, skill, trig), ctx = chosen
             remaining.remove(chosen[0])
-            if trig.optional and not self.confirm(p, f"發動【{skill.name}】？"):
+            if trig.optional and not self.confirm(p, "是否發動？", INVOKE, NOT_INVOKE, skill.name):
                 self.log(f"{p.label()}不發動【{skill.name}】")
                 continue
-            times = variables["damage"].amount if trig.each_point else 1
-            budget = self.budget
-            for i in range(times):
-                if i and (not p.alive or (trig.optional and not self.confirm(p, f"再次發動【{skill.name}】？"))):
-                    break
-                budget.steps -= 1  # a firing costs a step even when its body is empty
-                if budget.steps < 0:
-                    budget.ran_out(trig.span)
-                # a card's rule is not a skill anyone invokes: it takes effect
-                self.log(f"【{skill.name}】對{p.label()}生效" if skill.rule else f"{p.label()}發動【{skill.name}】")
-                self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
-                outer, budget.firing = budget.firing, trig
-                try:
-                    self.run_block(trig.body, ctx)
-                finally:
-                    budget.firing = outer
+            self._fire(p, skill, trig, ctx, variables["damage"].amount if trig.each_point else 1)
+
+    def _fire(self, p: Player, skill: Skill, trig: TriggerDef, ctx: Ctx, times: int) -> None:
+        budget = self.budget
+        self.spend(p, skill)  # -- issue 10 G1: limited and wake skills fire once a game
+        for i in range(times):
+            if i and (not p.alive or (trig.optional and not self.confirm(
+                    p, "是否再次發動？", INVOKE, NOT_INVOKE, skill.name))):
+                break
+            budget.steps -= 1  # a firing costs a step even when its body is empty
+            if budget.steps < 0:
+                budget.ran_out(trig.span)
+            self._log_firing(p, skill)
+            self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
+            outer, budget.firing = budget.firing, trig
+            try:
+                self.run_block(trig.body, ctx, skill.name)
+            finally:
+                budget.firing = outer
+
+    def _log_firing(self, p: Player, skill: Skill) -> None:
+        if not skill.rule:
+            self.log(f"{p.label()}發動【{skill.name}】")
+            return
+        # a card's rule is not a skill anyone invokes: it takes effect, once on a use of a
+        # card however many windows of that use it acts in (酒: the 殺's use and its damage)
+        use = self.use_stack[-1] if self.use_stack else None
+        ruled = use.vars.setdefault(RULED, set()) if use is not None else set()
+        if (skill.name, p.seat) not in ruled:
+            ruled.add((skill.name, p.seat))
+            self.log(f"【{skill.name}】對{p.label()}生效")
 
     def _ready(self, entry: tuple[Player, Skill, TriggerDef], variables: dict[str, Any],
                leaving: bool = False) -> Ctx | None:
         """The context to fire a trigger in, or None when it cannot fire now."""
         p, skill, trig = entry
         if not p.alive:
+            return None
+        if p.spent and skill.name in p.spent:  # -- issue 10 G1: a spent limited or wake skill
             return None
         if skill.slot and not leaving and (
                 p.equips.get(skill.slot) is None or p.equips[skill.slot].kind.skill is not skill):
@@ -306,3 +351,12 @@ class Game(ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
         if trig.cond is not None and not trig.cond(ctx):
             return None
         return ctx
+
+
+def window_label(window: str, variables: dict[str, Any]) -> str:
+    """A window as the trace names it: a phase's start and end name the phase."""
+    zh = WINDOW_BY_ID[window].zh
+    phase = variables.get("phase")
+    if phase is not None and zh.startswith("階段"):
+        return PHASE_ZH.get(phase.name, "") + zh
+    return zh

@@ -111,6 +111,16 @@ class Player:
     marks: dict[str, int] = attrs.field(factory=dict)  # named counters that skills keep
     mark_until: dict[str, str] = attrs.field(factory=dict)  # mark -> "phase" / "turn" / "game"
     turn_cards: list[str] = attrs.field(factory=list)  # names of the cards used or played this turn
+    # -- issue 10 G1: player state
+    turned: bool = False  # 翻面: face down; skips its next turn, turning face up
+    memory: dict[str, Any] = attrs.field(factory=dict)  # remembered values (`state` of skills)
+    spent: set[str] = attrs.field(factory=set)  # limited and wake skills already fired
+    skills_off: int = 0  # > 0: hero skills lose effect (技能失效), once per effect still lasting
+    # -- issue 10 G3: turns and phases
+    turn_skips: int = 0  # whole turns still to skip (skip_turn)
+    play_ended: bool = False  # end_play: the play phase ends at its next free time
+    # -- issue 10 G2: piles on the hero (武將牌上的牌): pile name -> its cards, oldest first
+    piles: dict[str, list[Card]] = attrs.field(factory=dict)
 
     @property
     def hurt(self) -> bool:
@@ -151,6 +161,7 @@ class Damage:
     chained: bool = False  # arrived by chain transmission
     prevented: bool = False
     use: Use | None = None  # the use whose card dealt it
+    vars: dict[str, Any] = attrs.field(factory=dict)  # -- issue 10 G1: values set on the damage
 
 
 @attrs.define(slots=True, eq=False)
@@ -197,7 +208,8 @@ class Move:
 
     player: Player
     zone: str
-    card: Card
+    card: Card  # the first card lost (the only one, for most moves)
+    cards: list[Card] = attrs.field(factory=list)  # -- issue 10 G2: every card this move took from `zone`
 
 
 @attrs.define(slots=True, eq=False)

@@ -35,6 +35,7 @@ class TurnMixin:
         """A whole turn; with `start`, the turn is taken up at that phase (rulings set a
         table mid-turn): the turn windows before it are not opened again."""
         self.changed_skills()
+        self.new_round(player)  # -- issue 10 G1: the first seat's turn starts a round
         self.current = player
         self.turns += 1
         self.log(f"—— 第{self.turns}回合：{player.label()} ——")
@@ -46,6 +47,8 @@ class TurnMixin:
         try:
             if start is None:
                 self.open_window("turn_before", {"turn": turn})
+                if self.turns_back(player):  # -- issue 10 G1: turned over, the turn is skipped
+                    return
                 self.open_window("turn_start", {"turn": turn})
             for phase in PHASES[PHASES.index(start or PHASES[0]):]:
                 if self.on_free_time is not None:  # between phases nothing is resolving
@@ -54,6 +57,7 @@ class TurnMixin:
                     break
                 if phase in player.skipped:
                     self.log(f"{player.label()}跳過{PHASE_ZH[phase]}階段")
+                    self.skipped_log.append((player, phase))
                     continue
                 self.run_phase(player, phase)
             self.budget.new_action()
@@ -71,6 +75,7 @@ class TurnMixin:
         self.budget.new_action()
         self.open_window("phase_start", {"phase": info})
         if phase in player.skipped:
+            self.skipped_log.append((player, phase))  # skipped as it started
             return
         try:
             getattr(self, f"_phase_{phase}")(player, info)
@@ -119,13 +124,13 @@ class TurnMixin:
     def _phase_play(self, player: Player, info: Phase) -> None:
         player.used = {}
         for _ in range(MAX_ACTIONS_PER_PHASE):
-            if not player.alive or "play" in player.skipped:
+            if not player.alive or "play" in player.skipped or player.play_ended:  # -- issue 10 G3: end_play
                 return
             if self.on_free_time is not None:  # between actions nothing is resolving
                 self.on_free_time()
             options = self.play_options(player)
             options.append(Option(END_PLAY, None))
-            choice = self.ask(player, "play", "出牌階段：選擇要使用的牌", options).value
+            choice = self.ask(player, "play", "選擇要使用的牌", options, "出牌階段").value
             if choice is None:
                 return
             self.budget.new_action()  # each free-time choice is an action of its own
@@ -138,6 +143,8 @@ class TurnMixin:
             for act in skill.actives:
                 if act.once and player.used.get(ACTIVE_KEY + skill.name, 0) >= 1:
                     continue
+                if player.spent and skill.name in player.spent:  # -- issue 10 G1: a spent limited skill
+                    continue
                 if act.cond is None or act.cond(Ctx(self, {"you": player})):
                     options.append(Option(f"發動【{skill.name}】", ("active", (skill, act))))
         for label, kind, subcards in self.castable(player, "play"):
@@ -148,15 +155,16 @@ class TurnMixin:
     def play_action(self, player: Player, kind: Any, subcards: Any) -> None:
         if kind == "recast":  # 重鑄: into the discard pile, then draw; not a use
             self.log(f"{player.label()}重鑄{subcards.label()}")
-            self.place(subcards, "discard")
+            self.place(subcards, "discard", reason="recast")
             self.draw(player, subcards.kind.recast)
             return
         if kind == "active":
             skill, act = subcards
             player.used[ACTIVE_KEY + skill.name] = player.used.get(ACTIVE_KEY + skill.name, 0) + 1
+            self.spend(player, skill)  # -- issue 10 G1
             self.log(f"{player.label()}發動【{skill.name}】")
             self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
-            self.run_block(act.body, Ctx(self, {"you": player}))
+            self.run_block(act.body, Ctx(self, {"you": player}), skill.name)
             return
         subcards = self.resolve_subcards(player, kind, subcards)
         card = self.make_card(kind, subcards)
@@ -177,14 +185,15 @@ class TurnMixin:
                           if targets and self.target_ok(user, rule, p, card, extra={"target": targets[0]})]
             if not candidates:
                 return None
-            chosen[var] = self.ask(user, "target", f"選擇{title}", [Option(p.label(), p) for p in candidates]).value
+            options = [Option(p.label(), p) for p in candidates]
+            chosen[var] = self.ask(user, "target", f"選擇{title}", options, card.label()).value
         return chosen
 
     def _phase_discard(self, player: Player, info: Phase) -> None:
         limit = max(0, player.hp) + self.modifier_total(player, "hand_limit")
         excess = len(player.hand) - limit
         if excess > 0:
-            self.discard_cards(player, excess, "hand")
+            self.discard_cards(player, excess, "hand", asker="棄牌階段")
 
 
 FROM_DECK: tuple[str, None] = ("deck", None)

@@ -16,6 +16,7 @@ from .model import (
     UsedCard,
 )
 
+DONE = "完成"  # the option that stops picking more (targets, players, cards)
 UNCOUNTERABLE = "_uncounterable"  # Use.vars flag: no card may counter this use
 # Equipment is used in the play phase on oneself (seed 000 裝備牌): a rule of the game, not of
 # any card's text, so a card that says nothing about its use still has this mode.
@@ -77,7 +78,8 @@ class UsingMixin:
         chosen: list[Card] = []
         for _ in range(va.count):
             pool = [c for c in self.zone_cards(p, va.zone) if va.matches(UsedCard.of(c)) and c not in chosen]
-            chosen.append(self.ask(p, "pick_card", f"選擇當【{kind.name}】的牌", [Option(c.label(), c) for c in pool]).value)
+            chosen.append(self.ask(p, "pick_card", f"選擇當【{kind.name}】的牌", [Option(c.label(), c) for c in pool],
+                                   va.skill).value)
         self.log(f"{p.label()}發動【{va.skill}】")
         self.fired[va.skill] = self.fired.get(va.skill, 0) + 1
         return tuple(chosen)
@@ -176,13 +178,15 @@ class UsingMixin:
             return None
         if rule.kind == "self":
             return [user]
-        chosen = [self.ask(user, "target", f"選擇{card.label()}的目標", [Option(p.label(), p) for p in candidates]).value]
+        asker = card.label()  # a card's use asks for its targets
+        chosen = [self.ask(user, "target", "選擇目標", [Option(p.label(), p) for p in candidates], asker).value]
         extra = self.extra_targets(user, card) + kind.targets - 1
         while extra > 0:
             rest = [p for p in candidates if p not in chosen]
             if not rest:
                 break
-            pick = self.ask(user, "target", "選擇額外的目標", [Option(p.label(), p) for p in rest] + [Option("完成", None)]).value
+            options = [Option(p.label(), p) for p in rest] + [Option(DONE, None)]
+            pick = self.ask(user, "target", "選擇額外的目標", options, asker).value
             if pick is None:
                 break
             chosen.append(pick)
@@ -202,7 +206,7 @@ class UsingMixin:
         kind: CardKind = card.kind
         use = Use(card, user, list(targets), context, responded)
         use.vars.update(extra)
-        to_whom = "、".join(t.label() for t in targets)
+        to_whom = "、".join(t.label() for t in self.in_resolve_order(targets))
         titles = {var: title for var, _, title in kind.choose}
         named = "".join(f"，{titles.get(var, var)}：{p.label()}" for var, p in extra.items() if isinstance(p, Player))
         self.log(f"{user.label()}使用{card.label()}" + (f"，目標：{to_whom}" if to_whom else "") + named)
@@ -219,11 +223,11 @@ class UsingMixin:
         if kind.type == "delayed":
             target = targets[0]
             for c in card.subcards:
-                self.place(c, "judge", target)
+                self.place(c, "judge", target, reason="use")
                 if c.kind is not kind:  # a converted card lies there as the trick it was used as
                     self.judge_as[c.uid] = kind
             return use
-        self.to_processing(card.subcards)
+        self.to_processing(card.subcards, "use")
         self.use_stack.append(use)
         try:
             self._resolve_use(use)
@@ -251,18 +255,22 @@ class UsingMixin:
             use.vars.update(chosen)
         prepare = kind.blocks.get("prepare")
         if prepare is not None:
-            self.run_block(prepare, Ctx(self, {**base, "target": None}))
-        order = [p for p in self.seat_order() if p in use.targets] if use.targets else [None]
-        if use.targets and len(use.targets) != len(set(map(id, use.targets))):
-            order = sorted(use.targets, key=lambda p: (p.seat - self.current.seat) % len(self.players))
+            self.run_block(prepare, Ctx(self, {**base, "target": None}), use.card.label())
+        order = self.in_resolve_order(use.targets) if use.targets else [None]
         for target in order:
             if target is not None and not target.alive:
                 continue
             self.resolve_for_target(use, target, base)
         finish = kind.blocks.get("finish")
         if finish is not None:
-            self.run_block(finish, Ctx(self, {**base, "target": None}))
+            self.run_block(finish, Ctx(self, {**base, "target": None}), use.card.label())
         self.open_window("use_end", {**base, "target": None})
+
+    def in_resolve_order(self, targets: list[Player]) -> list[Player]:
+        """Targets in the order they resolve: in seat order from the current player (a player
+        chosen twice resolves twice)."""
+        n = len(self.players)
+        return sorted(targets, key=lambda p: (p.seat - self.current.seat) % n)
 
     def resolve_for_target(self, use: Use, target: Player | None, base: dict[str, Any]) -> None:
         kind = use.card.kind
@@ -272,30 +280,30 @@ class UsingMixin:
         ctx = Ctx(self, variables)
         self.open_window("effect_start", variables)
         if key in use.invalid:
-            self.log(f"{use.card.label()}對{target.label() if target else ''}無效")
+            self.log(f"{use.card.label()}{on_whom(use, target)}無效")
             return
         # 生效前: its triggers, then the responses (the card's `respond` block, then the
         # cards that counter it, polled in seat order)
         self.open_window("before_effect", variables)
         respond = kind.blocks.get("respond")
         if respond is not None and key not in use.cancelled:
-            self.run_block(respond, ctx)
+            self.run_block(respond, ctx, use.card.label())
         if key not in use.cancelled:
             self.poll_counters(use)
         if key in use.cancelled:
-            self.log(f"{use.card.label()}被抵消")
+            self.log(f"{use.card.label()}{on_whom(use, target)}的效果被抵消")
             self.open_window("cancelled", variables)
             if key in use.cancelled:
                 nullified = kind.blocks.get("nullified")
                 if nullified is not None:
-                    self.run_block(nullified, ctx)
+                    self.run_block(nullified, ctx, use.card.label())
                 return
         if target is not None and not target.alive:
             return
         self.open_window("on_effect", variables)
         effect = kind.blocks.get("effect")
         if effect is not None:
-            self.run_block(effect, ctx)
+            self.run_block(effect, ctx, use.card.label())
         self.open_window("effect_end", variables)
 
     def poll_counters(self, use: Use) -> None:
@@ -311,7 +319,7 @@ class UsingMixin:
 
     def _counter_round(self, use: Use) -> bool:
         """One round of asking in seat order; True when someone used a counter."""
-        target = f"對{use.current.label()}" if use.current else ""
+        question = f"是否抵消其對{use.current.label()}的效果？" if use.current else "是否抵消其效果？"
         for p in self.seat_order():
             options = [Option(f"使用{label}", (kind, subcards))
                        for label, kind, subcards in self.castable(p, "counter")
@@ -319,7 +327,7 @@ class UsingMixin:
             if not options:
                 continue
             options.append(Option("不使用", None))
-            choice = self.ask(p, "counter", f"是否抵消{use.card.label()}{target}的效果？", options).value
+            choice = self.ask(p, "counter", question, options, use.card.label()).value
             if choice is None:
                 continue
             kind, subcards = choice
@@ -335,7 +343,7 @@ class UsingMixin:
         if old is not None:
             self.log(f"{old.label()}被替換，置入棄牌堆")
             self.to_discard([old])
-        self.place(real, "equip", user)
+        self.place(real, "equip", user, reason="use")
         self.changed_skills()
         self.log(f"{user.label()}裝備{real.label()}（{SLOT_ZH[slot]}）")
 
@@ -348,7 +356,8 @@ class UsingMixin:
             p = self.next_alive(p)
             if p is holder:
                 break
-            if not any(self.judged_kind(c) is self.judged_kind(card) for c in p.judge):
+            if not any(self.judged_kind(c) is self.judged_kind(card) for c in p.judge) and not self.forbidden(
+                    p, "target", UsedCard.of(card), holder):  # -- issue 10 G2: nor one it may not target
                 self.place(card, "judge", p)
                 self.log(f"{card.label()}移至{p.label()}的判定區")
                 return
@@ -402,7 +411,7 @@ class UsingMixin:
         if mode == "play":
             player.turn_cards.append(card.kind.rule_name)
             self.log(f"{player.label()}打出{card.label()}")
-            self.to_processing(card.subcards)
+            self.to_processing(card.subcards, "play")
             self.open_window("played", {"use": None, "card": card, "user": player, "target": None})
             leftovers = [c for c in card.subcards if c in self.processing]
             self.to_discard(leftovers)
@@ -412,3 +421,10 @@ class UsingMixin:
         else:
             self.use_card(player, card, [], "respond", responded=responded)
         return True
+
+
+def on_whom(use: Use, target: Player | None) -> str:
+    """`對WHOM` for a log line about a use: its target, or the card it answers; "" for neither."""
+    if target is not None:
+        return f"對{target.label()}"
+    return f"對{use.responded.card.label()}" if use.responded is not None else ""

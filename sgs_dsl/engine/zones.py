@@ -9,12 +9,12 @@ from .decisions import Option
 from .model import (
     Card,
     GameOver,
-    Move,
     Player,
     RulesError,
 )
 
 FROM_DECK: tuple[str, None] = ("deck", None)
+PILE = "pile:"  # -- issue 10 G2: the zone `pile:權` is the pile 權 on its owner's hero card
 
 
 class ZonesMixin:
@@ -30,6 +30,9 @@ class ZonesMixin:
             for c in p.equips.values():
                 if c is card:
                     return "equip", p
+            for name, pile in p.piles.items():  # -- issue 10 G2
+                if card in pile:
+                    return PILE + name, p
         if card in self.processing:
             return "processing", None
         if card in self.discard_pile:
@@ -56,25 +59,15 @@ class ZonesMixin:
             self.discard_pile.remove(card)
         elif zone == "deck":
             self.deck.remove(card)
+        elif zone.startswith(PILE):  # -- issue 10 G2
+            owner.piles[zone[len(PILE):]].remove(card)
         return zone, owner
 
     def place(self, card: Card, zone: str, owner: Player | None = None,
-              source: tuple[str, Player | None] | None = None) -> None:
-        """Every card move goes through here: out of where it is (or `source`, when the
-        caller already took it out), into `zone`; traced from -> to when tracing."""
-        src = source if source is not None else self.take_out(card)
-        self._place(card, zone, owner)
-        if self.tracing:
-            self.lines.append(f"  〔移動〕{card.label()}：{where(*src)} → {where(zone, owner)}")
-        lost_from, loser = src
-        if loser is not None and lost_from in ("hand", "equip") and loser.alive and not (
-                loser is owner and zone == lost_from):
-            variables = {"move": Move(loser, lost_from, card)}
-            own = card.kind.skill
-            if lost_from == "equip" and own is not None and own.triggers.get("cards_lost"):
-                # a card's own skill hears the move that takes it out of the equipment area
-                self._fire_own([(loser, own, t) for t in own.triggers["cards_lost"]], variables, leaving=True)
-            self.open_window("cards_lost", variables)
+              source: tuple[str, Player | None] | None = None, reason: str = "put") -> None:
+        """A move of one card (moves.py `move_cards`): out of where it is (or `source`, when
+        the caller already took it out), into `zone`."""
+        self.move_cards([card], zone, owner, reason, [source] if source is not None else None)
 
     def _place(self, card: Card, zone: str, owner: Player | None) -> None:
         if zone not in ("judge", "processing"):
@@ -90,20 +83,23 @@ class ZonesMixin:
             self.processing.append(card)
         elif zone == "discard":
             self.discard_pile.append(card)
+        elif zone.startswith(PILE):  # -- issue 10 G2: piles and the deck's two ends
+            owner.piles.setdefault(zone[len(PILE):], []).append(card)
+        elif zone in ("deck_top", "deck_bottom"):
+            self.deck.insert(len(self.deck) if zone == "deck_top" else 0, card)  # the top is the end
+            self.returned_to_deck += 1
         else:
             raise RulesError(f"no zone '{zone}'")
 
-    def to_discard(self, cards: Iterable[Card]) -> None:
-        for c in cards:
-            self.place(c, "discard")
+    # several cards that move together are one move (-- issue 10 G2)
+    def to_discard(self, cards: Iterable[Card], reason: str = "put") -> None:
+        self.move_cards(list(cards), "discard", None, reason)
 
-    def to_hand(self, player: Player, cards: Iterable[Card]) -> None:
-        for c in cards:
-            self.place(c, "hand", player)
+    def to_hand(self, player: Player, cards: Iterable[Card], reason: str = "gain") -> None:
+        self.move_cards(list(cards), "hand", player, reason)
 
-    def to_processing(self, cards: Iterable[Card]) -> None:
-        for c in cards:
-            self.place(c, "processing")
+    def to_processing(self, cards: Iterable[Card], reason: str = "put") -> None:
+        self.move_cards(list(cards), "processing", None, reason)
 
     def draw_top(self) -> Card:
         if not self.deck:
@@ -143,6 +139,8 @@ class ZonesMixin:
             return self.hand_equip(p) + list(p.judge)
         if zone == "horses":
             return [c for s, c in p.equips.items() if s.endswith("horse")]
+        if zone.startswith(PILE):  # -- issue 10 G2
+            return list(p.piles.get(zone[len(PILE):], ()))
         return [c for s, c in p.equips.items() if s == zone]
 
     def pick_card(self, chooser: Player, owner: Player, zone: str) -> Card | None:
@@ -152,13 +150,12 @@ class ZonesMixin:
             return None
         options = []
         hidden = 0
-        for c in cards:
-            if c in owner.hand and chooser is not owner:
+        for c in cards:  # a card is named by its face, wherever it lies, unless it is face down
+            if chooser is not owner and (c in owner.hand or (zone.startswith(PILE) and self.pile_hidden(zone))):
                 hidden += 1
-                options.append(Option(f"手牌{hidden}", c))
+                options.append(Option(f"{'手牌' if c in owner.hand else '扣置的牌'}{hidden}", c))
             else:
-                where = "判定區" if c in owner.judge else ("裝備區" if c not in owner.hand else "手牌")
-                options.append(Option(f"{where}{c.label()}", c))
+                options.append(Option(c.label(), c))
         return self.ask(chooser, "pick_card", f"選擇{owner.label()}的一張牌", options).value
 
     def pick_from(self, chooser: Player, cards: list[Card]) -> Card | None:
@@ -167,8 +164,9 @@ class ZonesMixin:
         return self.ask(chooser, "pick_card", "選擇一張牌", [Option(c.label(), c) for c in cards]).value
 
     def discard_cards(self, player: Player, n: int, zone: str = "hand", optional: bool = False,
-                      keep: str = "") -> bool:
-        """`player` discards n of their own cards from `zone`; False if they cannot or decline."""
+                      keep: str = "", asker: str | None = None) -> bool:
+        """`player` discards n of their own cards from `zone`; False if they cannot or decline.
+        The text running asks, or `asker` (the discard phase)."""
         pool = self.zone_cards(player, zone)
         if keep:
             kept = player.equips.get(keep)
@@ -181,14 +179,14 @@ class ZonesMixin:
             n = len(pool)
             if n == 0:
                 return False
-        if optional and not self.confirm(player, f"棄置{n}張牌？"):
+        if optional and not self.confirm(player, f"是否棄置{n}張牌？", f"棄置{n}張牌", f"不棄置{n}張牌", asker):
             return False
         chosen: list[Card] = []
         for _ in range(n):
             options = [Option(c.label(), c) for c in pool if c not in chosen]
-            chosen.append(self.ask(player, "discard", f"棄置一張牌（{len(chosen) + 1}/{n}）", options).value)
+            chosen.append(self.ask(player, "discard", f"棄置一張牌（{len(chosen) + 1}/{n}）", options, asker).value)
         self.log(f"{player.label()}棄置" + "、".join(c.label() for c in chosen))
-        self.to_discard(chosen)
+        self.to_discard(chosen, "discard")
         return True
 
     def throw(self, card: Card | None) -> None:
@@ -197,7 +195,7 @@ class ZonesMixin:
         zone, owner = self.zone_of(card)
         who = owner.label() if owner else ""
         self.log(f"{card.label()}被棄置（{who}{zone_zh(zone)}）")
-        self.to_discard([card])
+        self.to_discard([card], "discard")
 
     def gain(self, player: Player, card: Card | None) -> None:
         if card is None:
@@ -223,5 +221,7 @@ def where(zone: str, owner: Player | None) -> str:
 
 
 def zone_zh(zone: str) -> str:
+    if zone.startswith(PILE):  # -- issue 10 G2
+        return f"武將牌上的「{zone[len(PILE):]}」"
     return {"hand": "手牌", "equip": "裝備區", "judge": "判定區", "processing": "處理區",
-            "discard": "棄牌堆", "deck": "牌堆"}.get(zone, zone)
+            "discard": "棄牌堆", "deck": "牌堆", "deck_top": "牌堆頂", "deck_bottom": "牌堆底"}.get(zone, zone)

@@ -10,13 +10,24 @@ from ..syntax.diagnostics import Span
 
 @attrs.frozen
 class CardRef:
+    """A physical card named by its face; `name` is "" for a bare face (`[♠3, ♥4]` of a `via`)."""
+
     name: str
     suit: str
     rank: int
     span: Span
 
+    def face(self) -> str:
+        return f"{SUIT_ZH[self.suit]}{RANK_FACE.get(self.rank, str(self.rank))}"
+
     def text(self) -> str:
-        return f"{self.name} {SUIT_ZH[self.suit]}{RANK_FACE.get(self.rank, str(self.rank))}"
+        return f"{self.name} {self.face()}" if self.name else self.face()
+
+    def matches(self, card: object) -> bool:
+        """True for the engine's physical card (`engine.model.Card`) with this face and name."""
+        kind = getattr(card, "kind", None)
+        return (kind is not None and (getattr(card, "suit", None), getattr(card, "rank", None)) == (self.suit, self.rank)
+                and (not self.name or kind.name == self.name))
 
 
 @attrs.frozen
@@ -31,6 +42,8 @@ class SeatSpec:
     equip: tuple[CardRef, ...]
     judge: tuple[CardRef, ...]  # in placement order
     span: Span
+    hand_given: bool = True  # `setup` deals a starting hand to the seats whose hand is left out
+    piles: tuple[tuple[str, tuple[CardRef, ...]], ...] = ()  # -- issue 10 G2: (pile name, its cards)
 
 
 @attrs.frozen
@@ -42,25 +55,62 @@ class Run:
     whole_turn: bool
     span: Span
 
+    def text(self) -> str:
+        if self.whole_turn:
+            return f"turn {self.seat}" + (f" from {self.phase}" if self.phase else "")
+        return f"phase {self.seat} {self.phase}"
+
 
 @attrs.frozen
 class Step:
-    """One line of the script: an answer, or a claim that an option is not legal."""
+    """One line of the script: an answer to the next question to a seat, or a claim about
+    the questions that seat is put (`cannot use`, `cannot answer`, `not asked`)."""
 
     seat: int
-    kind: str  # answer / uses / ends / cannot
-    text: str  # the option label (answers) or the card (uses / cannot)
-    card: CardRef | None
-    on: tuple[int, ...]
+    kind: str  # answer uses plays invokes declines picks chooses ends cannot cannot_answer not_asked
     span: Span
+    text: str = ""  # answer, cannot_answer: the label; invokes, declines, chooses: the skill or hero
+    card: CardRef | None = None  # uses, plays, picks, cannot: the card
+    via: str = ""  # uses / plays ... via: the card name is `converted`, the skill or equipment `via`
+    converted: str = ""
+    subcards: tuple[CardRef, ...] = ()  # the cards a conversion is made of
+    on: tuple[int, ...] = ()  # uses, cannot: the targets
+    zone: str = ""  # picks: hand / equip / judge
+    owner: int = 0  # picks: the seat whose card is picked
+
+
+@attrs.frozen
+class DamageRef:
+    """One entry of the damage log as a ruling states it (`damage 1 -> 2 amount 2 ...`)."""
+
+    source: int | None  # None: no source (閃電)
+    target: int
+    amount: int
+    nature: str  # normal / fire / thunder
+    card: str | None  # the card's name; None: no card
+    span: Span
+
+    def text(self) -> str:
+        return damage_text(self.source, self.target, self.amount, self.nature, self.card)
+
+
+def damage_text(source: int | None, target: int, amount: int, nature: str, card: str | None) -> str:
+    """A damage as a ruling writes it (defaults left out), for messages a judge can paste back."""
+    out = f"damage {source if source is not None else 'none'} -> {target}"
+    out += f" amount {amount}" if amount != 1 else ""
+    out += f" nature {nature}" if nature != "normal" else ""
+    return out + (f" card {card}" if card else "")
 
 
 @attrs.frozen
 class Check:
-    kind: str  # hp / zone / life / discard / deck / winner
+    # hp max_hp hand equip judge life state skills mark discard deck deck_size discard_size
+    # damage damage_set no_damage skipped fired winner; turns phases fight (issue 10 G3)
+    kind: str
     seat: int | None
     value: object
     span: Span
+    negated: bool = False  # `not chained`, `not skipped`, `not fired`
 
 
 @attrs.frozen
@@ -77,3 +127,4 @@ class Ruling:
     file: str
     line: int
     span: Span
+    setup: bool = False  # `setup;`: the mode deals hp, heroes and starting hands first

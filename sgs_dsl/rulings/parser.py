@@ -1,5 +1,6 @@
 """Ruling files -> Ruling data, checked against the library: every card named exists in the
-ruleset's deck with that suit and rank, used once; seats, roles and phases are known."""
+ruleset's deck with that suit and rank, used once; seats, roles, phases, skills and heroes
+are known; the table is one that can happen."""
 
 from __future__ import annotations
 
@@ -10,16 +11,20 @@ from lark import Token, Tree
 
 from ..compiler.library import RANKS, load_library
 from ..engine.model import PHASE_ZH, PHASES, RANK_FACE, SUIT_ZH
+from ..game import ruleset_heroes
 from ..syntax.diagnostics import Diagnostic, SgsError, Span, did_you_mean
 from ..syntax.names import normalize
 from ..syntax.parser import SUITS, parse_tree, source_lines
 from ..syntax.source import clean_text, decode_source, read_bytes
-from .model import CardRef, Check, Ruling, Run, SeatSpec, Step
+from .model import CardRef, Check, DamageRef, Ruling, Run, SeatSpec, Step
 
 ROLES = {"lord": "lord", "loyalist": "loyalist", "rebel": "rebel", "renegade": "renegade",
          "主公": "lord", "忠臣": "loyalist", "反賊": "rebel", "反贼": "rebel", "內奸": "renegade", "内奸": "renegade"}
 PHASE_WORDS = {**{p: p for p in PHASES}, **{zh: p for p, zh in PHASE_ZH.items()}}
 WINNERS = ("lord", "rebel", "renegade", "draw", "none")
+NATURES = ("normal", "fire", "thunder")
+# The answers a script gives (each names the seat asked first), and the claims it makes.
+ANSWER_STEPS = ("answer", "uses", "plays", "invokes", "declines", "picks", "chooses", "ends")
 
 
 def load_rulings(path: Path | str, library: Any = None) -> list[Ruling]:
@@ -49,6 +54,8 @@ class _Reader:
         self.lines = lines
         self.library = library
         self.diagnostics: list[Diagnostic] = []
+        self.cards_by_key = {normalize(k.name): k for k in library.cards.values()}
+        self.cards_by_key.update({k.id: k for k in library.cards.values()})
 
     # ------------------------------------------------------------ helpers
     def span(self, x: Tree | Token) -> Span:
@@ -63,27 +70,42 @@ class _Reader:
         source = self.lines[span.line - 1] if 0 < span.line <= len(self.lines) else ""
         self.diagnostics.append(Diagnostic(span, message, hint, source))
 
-    def card(self, node: Tree) -> CardRef | None:
-        name_tok, face_tok = node.children
-        span = self.span(node)
-        kind = self.library.cards.get(str(name_tok))
+    def card_kind(self, token: Token) -> Any:
+        kind = self.library.cards.get(str(token)) or self.cards_by_key.get(normalize(str(token)))
         if kind is None:
-            by_key = {normalize(k.name): k for k in self.library.cards.values()}
-            by_key.update({k.id: k for k in self.library.cards.values()})
-            kind = by_key.get(normalize(str(name_tok)))
-        if kind is None:
-            self.error(self.span(name_tok), f"unknown card '{name_tok}'",
-                       did_you_mean(str(name_tok), [k.name for k in self.library.cards.values()]))
-            return None
+            self.error(self.span(token), f"unknown card '{token}'",
+                       did_you_mean(str(token), [k.name for k in self.library.cards.values()]))
+        return kind
+
+    def face(self, name: str, face_tok: Token, span: Span) -> CardRef | None:
         face = str(face_tok)
         rank = RANKS.get(face[1:])
         if rank is None:
             self.error(self.span(face_tok), f"bad rank '{face[1:]}' in the card face '{face}'", "ranks are A, 2-10, J, Q, K")
             return None
-        return CardRef(kind.name, SUITS[face[0]], rank, span)
+        return CardRef(name, SUITS[face[0]], rank, span)
+
+    def card(self, node: Tree) -> CardRef | None:
+        name_tok, face_tok = node.children
+        kind = self.card_kind(name_tok)
+        return self.face(kind.name, face_tok, self.span(node)) if kind is not None else None
 
     def cards(self, node: Tree) -> tuple[CardRef, ...]:
         return tuple(c for c in (self.card(n) for n in node.children if n is not None) if c is not None)
+
+    def skill_name(self, token: Token) -> str:
+        """The skill's name as the engine fires it: a hero skill, or a card's own (equipment)."""
+        key = normalize(str(token))
+        skill = self.library.skills.get(key)
+        if skill is not None:
+            return skill.name
+        kind = self.cards_by_key.get(key)
+        if kind is not None and kind.skill is not None:
+            return kind.skill.name
+        known = list(self.library.skills) + [k.name for k in self.library.cards.values() if k.skill is not None]
+        self.error(self.span(token), f"unknown skill '{token}'",
+                   did_you_mean(str(token), known) or "a hero's skill (sgs heroes) or an equipment card's")
+        return str(token)
 
     def seat_no(self, token: Token, count: int) -> int:
         n = int(token)
@@ -91,14 +113,23 @@ class _Reader:
             self.error(self.span(token), f"no seat {n} at this table", f"seats are numbered 1 to {count}")
         return n
 
+    def word(self, token: Token, table: dict[str, str] | tuple[str, ...], what: str) -> str | None:
+        """A word of a closed list (phases, natures, winners), or None after a located error."""
+        value = str(token)
+        known = table if isinstance(table, dict) else {w: w for w in table}
+        if value not in known:
+            self.error(self.span(token), f"unknown {what} '{value}'",
+                       did_you_mean(value, known) or f"{what}s: " + ", ".join(dict.fromkeys(known.values())))
+            return None
+        return known[value]
+
     # ------------------------------------------------------------ one ruling
     def ruling(self, node: Tree) -> Ruling:
         title = str(node.children[0])[1:-1]
         entries = [c for c in node.children[1:] if isinstance(c, Tree)]
-        fields: dict[str, Any] = {"source": "", "ruleset": "", "deck": (), "discard": ()}
+        fields: dict[str, Any] = {"source": "", "ruleset": "", "deck": (), "discard": (), "setup": False}
         seats, runs, steps, checks = [], [], [], []
-        seat_nodes = [e for e in entries if e.data == "seat"]
-        count = len(seat_nodes)
+        count = sum(e.data == "seat" for e in entries)
         for e in entries:
             if e.data == "source":
                 fields["source"] = str(e.children[0])[1:-1]
@@ -114,6 +145,8 @@ class _Reader:
                 fields[e.data] = self.cards(e.children[0])
             elif e.data in ("run_turn", "run_phase"):
                 runs.append(self.run(e, count))
+            elif e.data == "setup":
+                fields["setup"] = True
             elif e.data == "script":
                 steps.extend(self.step(s, count) for s in e.children)
             elif e.data == "expect":
@@ -121,45 +154,91 @@ class _Reader:
         span = self.span(node)
         if not fields["source"]:
             self.error(span, f"ruling '{title}' cites no source", 'add `source "seed 000 §6";` (seed file and section, or rule-set paragraph)')
+        ruleset = fields["ruleset"] or self.library.default_ruleset
+        self.check_table(title, span, seats, runs, fields["setup"])
+        self.check_cards(seats, fields["deck"], fields["discard"], ruleset)
+        if fields["setup"]:
+            self.check_setup(seats, ruleset)
+        self.check_claims(steps, seats, fields["deck"], fields["discard"])
+        self.check_damage_claims(checks)
+        return Ruling(title, fields["source"], ruleset, tuple(seats), fields["deck"], fields["discard"],
+                      tuple(runs), tuple(steps), tuple(checks), self.path, span.line, span, fields["setup"])
+
+    def check_table(self, title: str, span: Span, seats: list[SeatSpec], runs: list[Run], setup: bool) -> None:
+        count = len(seats)
         if not 2 <= count <= 10:
             self.error(span, f"ruling '{title}' seats {count} players", "a table has 2 to 10 seats: `seat 1 lord; seat 2 rebel;`")
         lords = [x for x in seats if x.role == "lord"]
         if count and len(lords) != 1:
             self.error(span, f"ruling '{title}' has {len(lords)} lords", "identity mode has exactly one lord")
-        if not runs:
-            self.error(span, f"ruling '{title}' plays nothing", "add `turn 1;` or `phase 1 play;`")
-        ruleset = fields["ruleset"] or self.library.default_ruleset
-        self.check_cards(seats, fields["deck"], fields["discard"], ruleset)
-        return Ruling(title, fields["source"], ruleset, tuple(seats), fields["deck"], fields["discard"],
-                      tuple(runs), tuple(steps), tuple(checks), self.path, span.line, span)
+        if not runs and not setup:
+            self.error(span, f"ruling '{title}' plays nothing", "add `turn 1;`, `phase 1 play;` or `setup;`")
 
     def seat(self, node: Tree, expected: int) -> SeatSpec:
         number_tok, role_tok, *attrs = node.children
         if int(number_tok) != expected:
             self.error(self.span(number_tok), f"seat {number_tok} out of order", f"seats are listed in order: this is seat {expected}")
-        role = ROLES.get(str(role_tok))
-        if role is None:
-            self.error(self.span(role_tok), f"unknown role '{role_tok}'",
-                       did_you_mean(str(role_tok), ROLES) or "roles: lord, loyalist, rebel, renegade (or 主公 忠臣 反賊 內奸)")
-            role = "rebel"
+        role = self.word(role_tok, ROLES, "role") or "rebel"
         hp = max_hp = None
         gender, hero = "male", None
         zones: dict[str, tuple[CardRef, ...]] = {"hand": (), "equip": (), "judge": ()}
+        piles: list[tuple[str, tuple[CardRef, ...]]] = []
+        hp_node = None
         for a in attrs:
             if a.data == "hp":
-                hp = int(a.children[0])
+                hp_node, hp = a, int(a.children[0])
                 max_hp = int(a.children[1]) if a.children[1] is not None else None
             elif a.data in ("male", "female"):
                 gender = a.data
             elif a.data == "hero":
-                hero = str(a.children[0])
-                if hero not in self.library.heroes:
-                    self.error(self.span(a.children[0]), f"unknown hero '{hero}'",
-                               did_you_mean(hero, self.library.heroes) or "no heroes in the library yet")
+                hero = self.hero(a.children[0])
+            elif a.data == "pile":  # -- issue 10 G2
+                piles.append((self.pile_name(a.children[0]), self.cards(a.children[1])))
             else:
                 zones[a.data] = self.cards(a.children[0])
-        if hp is not None and max_hp is not None and hp > max_hp:
-            self.error(self.span(node), f"seat {expected} has hp {hp} above its max hp {max_hp}")
+        if hp_node is not None:
+            self.check_hp(expected, hp, max_hp, hero, self.span(hp_node))
+        self.check_zones(zones)
+        return SeatSpec(expected, role, hp, max_hp, gender, hero, zones["hand"], zones["equip"], zones["judge"],
+                        self.span(node), any(a.data == "hand" for a in attrs), tuple(piles))
+
+    def pile_name(self, token: Token) -> str:
+        """A pile some skill of the library declares (-- issue 10 G2)."""
+        name = str(token)
+        piles = getattr(self.library, "piles", {})
+        found = next((p for p in piles if normalize(p) == normalize(name)), None)
+        if found is None:
+            self.error(self.span(token), f"unknown pile '{name}'",
+                       did_you_mean(name, piles) or "no skill of the library declares a pile (`pile 權;`)")
+            return name
+        return found
+
+    def hero(self, token: Token) -> str | None:
+        name = str(token)
+        hero = self.library.heroes.get(name) or next(
+            (h for h in self.library.heroes.values() if normalize(h.name) == normalize(name)), None)
+        if hero is None:
+            self.error(self.span(token), f"unknown hero '{name}'",
+                       did_you_mean(name, self.library.heroes)
+                       or ("`sgs heroes` lists the heroes of the library" if self.library.heroes else "the library has no heroes"))
+            return name
+        return hero.name
+
+    def check_hp(self, seat: int, hp: int, max_hp: int | None, hero: str | None, span: Span) -> None:
+        """A table that can happen: 0 < hp <= max hp; the hero's max unless the ruling gives one."""
+        if max_hp is not None and max_hp <= 0:
+            self.error(span, f"seat {seat} has max hp {max_hp}", "a max hp is 1 or more")
+        elif hp <= 0:
+            self.error(span, f"seat {seat} has hp {hp}: a living seat outside a dying situation has 1 hp or more",
+                       "to rule on dying, start above 0 and script the damage that brings the seat down")
+        elif max_hp is not None and hp > max_hp:
+            self.error(span, f"seat {seat} has hp {hp} above its max hp {max_hp}", "`hp H/MAX`: H is at most MAX")
+        elif max_hp is None and hero in self.library.heroes and hp > self.library.heroes[hero].hp:
+            most = self.library.heroes[hero].hp
+            self.error(span, f"seat {seat} has hp {hp} above {hero}'s max hp {most}",
+                       f"write `hp {hp}/{hp}` to give the seat a max hp of its own (a lord at 5 or more players has +1)")
+
+    def check_zones(self, zones: dict[str, tuple[CardRef, ...]]) -> None:
         slots: dict[str, CardRef] = {}
         for c in zones["equip"]:
             kind = self.library.cards[c.name]
@@ -171,8 +250,6 @@ class _Reader:
         for c in zones["judge"]:
             if self.library.cards[c.name].type != "delayed":
                 self.error(c.span, f"{c.name} is not a delayed trick", "only delayed tricks lie in a judge area")
-        return SeatSpec(expected, role, hp, max_hp, gender, hero, zones["hand"], zones["equip"], zones["judge"],
-                        self.span(node))
 
     def check_cards(self, seats, deck_top, discard, ruleset: str) -> None:
         """Each named card is a card of the deck, and no physical card is named twice."""
@@ -183,6 +260,7 @@ class _Reader:
             key = (spec.name, spec.suit, spec.rank)
             available[key] = available.get(key, 0) + 1
         named = [c for s in seats for c in (*s.hand, *s.equip, *s.judge)] + list(deck_top) + list(discard)
+        named += [c for s in seats for _, cards in s.piles for c in cards]  # -- issue 10 G2
         for c in named:
             key = (c.name, c.suit, c.rank)
             if available.get(key, 0) <= 0:
@@ -194,43 +272,149 @@ class _Reader:
             else:
                 available[key] -= 1
 
+    def check_setup(self, seats: list[SeatSpec], ruleset: str) -> None:
+        """`setup` deals hp and heroes: a seat names no hp, and only heroes the mode can deal it."""
+        if ruleset not in self.library.rulesets:
+            return
+        dealt = {h.name for h in ruleset_heroes(self.library, ruleset)}
+        named: dict[str, int] = {}
+        for s in seats:
+            if s.hp is not None:
+                self.error(s.span, f"seat {s.seat} names its hp, but `setup` deals it",
+                           "leave `hp` out and check it: `seat 1 max hp 5;`")
+            if s.hero is None:
+                continue
+            if s.hero not in dealt:
+                self.error(s.span, f"`setup` cannot deal {s.hero} to seat {s.seat}: the '{ruleset}' ruleset has "
+                           + ("no heroes" if not dealt else "no such hero"),
+                           "name a hero of the ruleset (sgs heroes --ruleset NAME), or leave `hero` out")
+            elif s.hero in named:
+                self.error(s.span, f"{s.hero} is dealt to seat {named[s.hero]} already", "each hero is dealt once")
+            named.setdefault(s.hero, s.seat)
+
+    def check_claims(self, steps: list[Step], seats: list[SeatSpec], deck_top, discard) -> None:
+        """A `cannot use` names a card the table holds: otherwise it could never fail."""
+        table = [c for s in seats for c in (*s.hand, *s.equip, *s.judge)] + list(deck_top) + list(discard)
+        for step in steps:
+            if step.kind != "cannot" or step.card is None:
+                continue
+            ref = step.card
+            if not any((c.name, c.suit, c.rank) == (ref.name, ref.suit, ref.rank) for c in table):
+                hand = next((s.hand for s in seats if s.seat == step.seat), ())
+                held = ", ".join(c.text() for c in hand) or "nothing"
+                self.error(ref.span, f"seat {step.seat} cannot use {ref.text()}: no seat holds that card, so the "
+                           "claim could never fail", f"put it in seat {step.seat}'s hand (it holds {held}), or "
+                           "on the deck top if it is drawn first")
+
+    def check_damage_claims(self, checks: list[Check]) -> None:
+        nothing = next((c for c in checks if c.kind == "no_damage"), None)
+        some = next((c for c in checks if c.kind in ("damage", "damage_set")), None)
+        if nothing is not None and some is not None:
+            self.error(nothing.span, "`no damage` contradicts the damage listed in this ruling",
+                       f"the first is at {some.span}: keep one or the other")
+
     def run(self, node: Tree, count: int) -> Run:
         seat = self.seat_no(node.children[0], count)
         phase_tok = node.children[1]
-        phase = None
-        if phase_tok is not None:
-            phase = PHASE_WORDS.get(str(phase_tok))
-            if phase is None:
-                self.error(self.span(phase_tok), f"unknown phase '{phase_tok}'",
-                           did_you_mean(str(phase_tok), PHASE_WORDS) or "phases: " + ", ".join(PHASES))
+        phase = self.word(phase_tok, PHASE_WORDS, "phase") if phase_tok is not None else None
         return Run(seat, phase, node.data == "run_turn", self.span(node))
 
+    # ------------------------------------------------------------ the script
     def step(self, node: Tree, count: int) -> Step:
         seat = self.seat_no(node.children[0], count)
         span = self.span(node)
-        if node.data == "answer":
-            return Step(seat, "answer", str(node.children[1])[1:-1], None, (), span)
-        if node.data == "ends":
-            return Step(seat, "ends", "", None, (), span)
-        card = self.card(node.children[1])
-        on = ()
-        if node.children[2] is not None:
-            on = tuple(self.seat_no(t, count) for t in node.children[2].children)
-        return Step(seat, node.data, card.text() if card else "", card, on, span)
+        rest = node.children[1:]
+        kind = node.data
+        if kind in ("answer", "cannot_answer"):
+            return Step(seat, kind, span, text=str(rest[0])[1:-1])
+        if kind in ("ends", "not_asked"):
+            return Step(seat, kind, span)
+        if kind in ("invokes", "declines"):
+            return Step(seat, kind, span, text=self.skill_name(rest[0]))
+        if kind == "chooses":
+            return Step(seat, kind, span, text=self.hero(rest[0]) or str(rest[0]))
+        if kind == "picks":
+            return Step(seat, kind, span, card=self.card(rest[1]), zone=str(rest[0]), owner=self.seat_no(rest[2], count))
+        on = tuple(self.seat_no(t, count) for t in rest[1].children) if len(rest) > 1 and rest[1] is not None else ()
+        what = rest[0]
+        if what.data == "conversion":
+            return self.conversion(seat, kind, span, what, on)
+        return Step(seat, kind, span, card=self.card(what), on=on)
 
+    def conversion(self, seat: int, kind: str, span: Span, node: Tree, on: tuple[int, ...]) -> Step:
+        name_tok, via_tok, faces = node.children
+        converted = self.card_kind(name_tok)
+        subcards = []
+        for f in faces.children if faces is not None else ():
+            if f is None:
+                continue
+            name_tok2, face_tok = f.children
+            sub_kind = self.card_kind(name_tok2) if name_tok2 is not None else None
+            if name_tok2 is not None and sub_kind is None:
+                continue
+            ref = self.face(sub_kind.name if sub_kind else "", face_tok, self.span(f))
+            if ref is not None:
+                subcards.append(ref)
+        return Step(seat, kind, span, via=self.skill_name(via_tok), converted=converted.name if converted else "",
+                    subcards=tuple(subcards), on=on)
+
+    # ------------------------------------------------------------ expectations
     def check(self, node: Tree, count: int) -> Check:
         span = self.span(node)
         kind = node.data.removesuffix("_check")
         c = node.children
-        if kind == "hp":
-            return Check("hp", self.seat_no(c[0], count), int(c[1]), span)
+        if kind in ("hp", "max_hp"):
+            return Check(kind, self.seat_no(c[0], count), int(c[1]), span)
         if kind == "zone":
             return Check(str(c[1]), self.seat_no(c[0], count), self.cards(c[2]), span)
         if kind == "life":
             return Check("life", self.seat_no(c[0], count), str(c[1]), span)
+        if kind in ("state", "not_state"):
+            return Check("state", self.seat_no(c[0], count), str(c[1]), span, negated=kind == "not_state")
+        if kind == "skills":
+            names = tuple(self.skill_name(t) for t in c[1:] if t is not None)
+            return Check("skills", self.seat_no(c[0], count), names, span)
+        if kind == "mark":
+            return Check("mark", self.seat_no(c[0], count), (str(c[1]), int(c[2])), span)
+        if kind == "pile":  # -- issue 10 G2
+            return Check("pile", self.seat_no(c[0], count), (self.pile_name(c[1]), self.cards(c[2])), span)
         if kind in ("discard", "deck"):
             return Check(kind, None, self.cards(c[0]), span)
-        winner = str(c[0])
-        if winner not in WINNERS:
-            self.error(self.span(c[0]), f"unknown winner '{winner}'", did_you_mean(winner, WINNERS) or "winners: " + ", ".join(WINNERS))
-        return Check("winner", None, winner, span)
+        if kind in ("deck_size", "discard_size"):
+            return Check(kind, None, int(c[0]), span)
+        if kind == "damage":
+            return Check("damage", None, self.damage(node, count), span)
+        if kind == "damage_set":
+            return Check("damage_set", None, tuple(self.damage(d, count) for d in c), span)
+        if kind == "no_damage":
+            return Check("no_damage", None, None, span)
+        if kind in ("skipped", "not_skipped"):  # a phase, or (issue 10 G3) a whole turn
+            phase = self.word(c[1], {**PHASE_WORDS, "turn": "turn", "回合": "turn"}, "phase") or "play"
+            return Check("skipped", self.seat_no(c[0], count), phase, span, negated=kind == "not_skipped")
+        if kind in ("fired", "not_fired"):
+            times = int(c[1]) if len(c) > 1 and c[1] is not None else None
+            return Check("fired", None, (self.skill_name(c[0]), times), span, negated=kind == "not_fired")
+        if kind == "turns":  # -- issue 10 G3
+            return Check("turns", self.seat_no(c[0], count), int(c[1]), span)
+        if kind == "phases":
+            return Check("phases", self.seat_no(c[0], count), (self.word(c[1], PHASE_WORDS, "phase") or "play",
+                                                               int(c[2])), span)
+        if kind == "fight":
+            return Check("fight", self.seat_no(c[0], count), (self.seat_no(c[1], count), str(c[2])), span)
+        return Check("winner", None, self.word(c[0], WINNERS, "winner") or "none", span)
+
+    def damage(self, node: Tree, count: int) -> DamageRef:
+        source_tok, target_tok, *attrs = node.children
+        source = None if source_tok.type == "NONE" else self.seat_no(source_tok, count)
+        amount, nature, card = 1, "normal", None
+        for a in attrs:
+            if a.data == "amount":
+                amount = int(a.children[0])
+                if amount <= 0:
+                    self.error(self.span(a), f"a damage of amount {amount}", "a damage dealt is 1 or more; prevented damage is not logged")
+            elif a.data == "nature":
+                nature = self.word(a.children[0], NATURES, "nature") or "normal"
+            else:
+                kind = self.card_kind(a.children[0])
+                card = kind.name if kind is not None else None
+        return DamageRef(source, self.seat_no(target_tok, count), amount, nature, card, self.span(node))

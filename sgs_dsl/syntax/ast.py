@@ -280,7 +280,17 @@ class Forbid:
     span: Span
 
 
-Member = Prop | UseClause | ChooseClause | Block | Trigger | Modifier | ViewAs | Active | Forbid
+@frozen
+class StateDecl:
+    """-- issue 10 G1: `state NAME: TYPE until SCOPE;`: a value the skill remembers."""
+
+    name: Name
+    type: Name
+    until: Name | None
+    span: Span
+
+
+Member = Prop | UseClause | ChooseClause | Block | Trigger | Modifier | ViewAs | Active | Forbid | StateDecl
 
 
 # ---------------------------------------------------------------- top-level definitions

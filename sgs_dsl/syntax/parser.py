@@ -529,6 +529,11 @@ class _ToAst(Transformer_NonRecursive):
         kind, pattern, cond = c
         return ast.Forbid(self._name(kind), pattern, cond, self._s(meta))
 
+    def state_decl(self, meta, c):  # -- issue 10 G1
+        name, type_, until = c
+        return ast.StateDecl(self._name(name), self._name(type_),
+                             self._name(until) if until is not None else None, self._s(meta))
+
     def filter(self, meta, c):
         var, items, cond = c
         return ast.Filter(self._name(var), items, cond, self._s(meta))

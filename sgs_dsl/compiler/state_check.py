@@ -1,0 +1,181 @@
+"""The checker's part of player state (issue 10 G1): `state` declarations and the arguments
+that name a state, a skill, a hero, a gender, a kingdom or a scope, all resolved at load time;
+and literals compared with a phase name, a kingdom or a gender, read in either script."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from ..engine.state import SCOPES
+from ..syntax import ast
+from ..syntax.diagnostics import did_you_mean
+from ..syntax.names import normalize
+from . import schema
+from .defs import Ctx
+
+# the types a state may hold, and the value `recall` gives before anything was remembered
+STATE_TYPES: dict[str, Any] = {"int": 0, "str": "", "bool": False, "card": None, "cards": (),
+                               "player": None, "players": ()}
+GENDERS = {"male": "male", "female": "female", "男": "male", "女": "female"}
+# literals compared with a value of these types are read as the names they stand for
+LITERALS: dict[str, dict[str, str]] = {"phase_name": schema.PHASE_NAMES, "kingdom": schema.KINGDOMS,
+                                       "gender": GENDERS}
+ARG_TYPES = ("state", "state_value", "skill", "hero", "gender", "kingdom", "scope")
+NAMED = {"skill": "skills", "hero": "heroes"}  # argument types naming a definition of the library
+
+
+@attrs.frozen
+class State:
+    key: str  # SKILL.NAME: states of two skills never collide
+    type: str
+    scope: str
+
+    @property
+    def default(self) -> Any:
+        empty = STATE_TYPES[self.type]
+        return list(empty) if isinstance(empty, tuple) else empty
+
+
+def declare(c: Any, skill: str, members: tuple) -> dict[str, State]:
+    """The states a skill declares (`state NAME: TYPE until SCOPE;`), checked."""
+    states: dict[str, State] = {}
+    for m in members:
+        if not isinstance(m, ast.StateDecl):
+            continue
+        name, kind = m.name.text, m.type.text
+        if name in states:
+            c.error(m.name.span, f"state '{name}' is declared twice", "declare each state once")
+        if kind not in STATE_TYPES:
+            c.error(m.type.span, f"unknown state type '{kind}'",
+                    did_you_mean(kind, STATE_TYPES) or "types: " + ", ".join(STATE_TYPES))
+            kind = "int"
+        scope = m.until.text if m.until is not None else "game"
+        if scope not in SCOPES:
+            c.error(m.until.span, f"unknown scope '{scope}'",
+                    did_you_mean(scope, SCOPES) or "scopes: " + ", ".join(SCOPES))
+            scope = "game"
+        states[name] = State(f"{skill}.{name}", kind, scope)
+    return states
+
+
+def check_tags(c: Any, tags: tuple[str, ...], members: tuple) -> None:
+    """A wake skill fires by itself: its triggers cannot be optional, and it has no action."""
+    if "wake" not in tags:
+        return
+    for m in members:
+        if isinstance(m, ast.Trigger):
+            for tag in m.tags:
+                if tag.text == "optional":
+                    c.error(tag.span, "a wake skill (覺醒技) fires by itself when its condition holds",
+                            "leave out `optional`")
+        elif isinstance(m, ast.Active):
+            c.error(m.span, "a wake skill (覺醒技) fires by itself: it has no play-phase action",
+                    "write it as a trigger: `on WINDOW when CONDITION { ... }`")
+
+
+def argument(c: Any, a: Any, ptype: str, scope: Any) -> Callable[[Ctx], Any]:
+    """An argument naming something the checker knows now (see ARG_TYPES)."""
+    if ptype == "state":
+        return _state(c, a)
+    if ptype == "state_value":
+        return _value(c, a, scope)
+    if ptype in NAMED:
+        return _named(c, a, ptype)
+    text = a.value if isinstance(a, ast.Str) else (a.name if isinstance(a, ast.Var) else None)
+    table = {"gender": GENDERS, "kingdom": schema.KINGDOMS, "scope": {s: s for s in SCOPES if s != "game"}}[ptype]
+    if text is None or (isinstance(a, ast.Var) and scope.lookup(a.name) is not None):
+        c.error(a.span, f"expected a {ptype} written out here", f"{ptype}s: {', '.join(table)}")
+        return lambda ctx: None
+    value = table.get(text) or table.get(text.lower())
+    if value is None:
+        c.error(a.span, f"unknown {ptype} '{text}'", did_you_mean(text, table) or f"{ptype}s: {', '.join(table)}")
+    return lambda ctx: value
+
+
+def _state(c: Any, a: Any) -> Callable[[Ctx], Any]:
+    states: dict[str, State] = c.states
+    if not isinstance(a, ast.Str):
+        c.error(a.span, "a state is named by text: the name its `state` line declares",
+                'e.g. `state 目標: player until turn;` and `recall(you, "目標")`')
+        c.last_state = None
+        return lambda ctx: State("", "int", "game")
+    state = states.get(a.value)
+    if state is None:
+        hint = did_you_mean(a.value, states) or (
+            f"states of this skill: {', '.join(states)}" if states else
+            f"declare it in the skill: `state {a.value}: int until turn;`")
+        c.error(a.span, f"unknown state '{a.value}'", hint)
+        state = State("", "int", "game")
+    c.last_state = state
+    return lambda ctx: state
+
+
+def _named(c: Any, a: Any, ptype: str) -> Callable[[Ctx], Any]:
+    """A skill or a hero by name: checked when the whole library is compiled (`check_names`),
+    since it may be defined later in the library; looked up when the text runs."""
+    if not isinstance(a, ast.Var):
+        c.error(a.span, f"expected a {ptype} name here", f"write the {ptype}'s name, e.g. its name on the card")
+        return lambda ctx: None
+    c.name_refs.append((ptype, a.name, a.span))
+    table, key = NAMED[ptype], a.name
+    return lambda ctx: find(getattr(ctx.game.library, table), key)
+
+
+def find(table: dict[str, Any], name: str) -> Any:
+    return table.get(name) or table.get(normalize(name)) or table.get(name.lower()) or next(
+        (v for v in table.values() if normalize(v.name) == normalize(name) or v.id == name.lower()), None)
+
+
+def check_names(c: Any, skills: dict[str, Any], heroes: dict[str, Any]) -> None:
+    """The skill and hero names arguments gave, now that the library is complete."""
+    tables = {"skills": skills, "heroes": heroes}
+    for ptype, name, span in c.name_refs:
+        table = tables[NAMED[ptype]]
+        if find(table, name) is None:
+            known = sorted({v.name for v in table.values()} | {v.id for v in table.values()})
+            c.error(span, f"unknown {ptype} '{name}'", did_you_mean(name, known) or f"no {ptype} of the library is named so")
+    c.name_refs.clear()
+
+
+def returns(c: Any, name: str, call: Any, default: str) -> str:
+    """The type a call gives: `recall` gives the type of its state."""
+    if name in ("recall", "recall_game") and call.args:
+        key = call.args[-1]
+        state = c.states.get(key.value) if isinstance(key, ast.Str) else None
+        if state is not None:
+            return state.type + ("?" if state.type in ("card", "player") else "")
+    return default
+
+
+def _value(c: Any, a: Any, scope: Any) -> Callable[[Ctx], Any]:
+    """What `remember` keeps: of the type its state (the argument before) holds."""
+    fn, t = c.expr(a, scope)
+    state = c.last_state
+    if state is not None and state.key and schema.base_type(t) not in (state.type, "any", "none"):
+        name = state.key.split(".", 1)[1]
+        c.error(a.span, f"state '{name}' holds {state.type}, not {t}", f"its `state` line says `{name}: {state.type}`")
+    return fn
+
+
+def own_field(name: str) -> bool:
+    """`set damage.NAME = ...` keeps a value of the text's own: a name that is no field of a
+    damage and no near miss of one that may change (`amout` is a typo, not a value)."""
+    return name not in schema.DAMAGE_FIELDS and not difflib.get_close_matches(
+        name, sorted(schema.MUTABLE["damage"]), cutoff=0.8)
+
+
+def literal(c: Any, side: Any, other_type: str) -> Callable[[Ctx], Any] | None:
+    """A text literal compared with a phase name, kingdom or gender: read as the name it stands
+    for (`phase.name == "出牌"` is `== "play"`), and checked now."""
+    table = LITERALS.get(schema.base_type(other_type))
+    if table is None or not isinstance(side, ast.Str):
+        return None
+    value = table.get(side.value) or table.get(normalize(side.value)) or table.get(side.value.lower())
+    if value is None:
+        c.error(side.span, f"'{side.value}' is not a {other_type.rstrip('?').replace('_', ' ')}",
+                did_you_mean(side.value, table) or "names: " + ", ".join(table))
+    return lambda ctx: value

@@ -1,0 +1,40 @@
+"""Damage and hp beyond the plain process (issue 10 G3): a damage transferred to another
+player (轉移), a damage turned into a loss of hp (傷害視為失去體力), and the rule that keeps a
+player alive at hp 0 or below while its condition holds (`modify survive`)."""
+
+from __future__ import annotations
+
+from ..compiler.defs import Ctx
+from .hp import damage_words
+from .model import NATURE_ZH, Damage, Player
+
+
+class DamageRulesMixin:
+    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+
+    def transfer_damage(self, d: Damage, to: Player) -> None:
+        """The damage is dealt to `to` instead: same source, card, amount and nature. The new
+        target's 受到傷害時 opens; the source's 造成傷害時 has already been and does not again."""
+        if d.prevented or not to.alive:
+            return
+        d.prevented = True  # the first target takes nothing: this damage is never dealt
+        self.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}轉移給{to.label()}")
+        self.damage(to, d.amount, d.nature, d.source, d.card, d.chained, caused=True)
+
+    def damage_to_hp_loss(self, d: Damage) -> None:
+        """The damage is not dealt: its target loses that much hp instead (no source, no card)."""
+        if d.prevented:
+            return
+        d.prevented = True
+        self.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}視為失去體力")
+        self.lose_hp(d.target, d.amount)
+
+    def survives(self, p: Player, log: bool = False) -> bool:
+        """A `modify survive` of the player's skills holds: they stay alive at hp 0 or below."""
+        for m in self.modifiers(p, "survive"):
+            ctx = Ctx(self, {"you": p})
+            if (m.cond is None or m.cond(ctx)) and m.value(ctx):
+                if log:
+                    self.log(f"{p.label()}體力為{p.hp}，因【{m.skill}】不會死亡")
+                return True
+        return False

@@ -1,0 +1,171 @@
+"""One general card move: any cards to any zone of any player, with a reason, as one event.
+
+Every move of the engine goes through `move_cards` (zones.py's `place`, `to_discard`, ...
+are its one-zone forms): the cards leave where they are, arrive together, are traced and
+recorded (history.py), and then the cards-lost window opens once per player and zone they
+were lost from, with the list of cards. `move_by_text` is the language's `move`: it first
+checks that the place can take the cards (an empty slot, one delayed trick of a name, the
+target's `forbid target`), and refuses the whole move otherwise. Piles on a hero are zones
+named `pile:NAME`."""
+
+from __future__ import annotations
+
+from .history import History
+from .model import SLOT_ZH, Card, Move, Player, UsedCard
+from .zones import PILE, where
+
+PLACES = ("hand", "equip", "judge", "pile", "deck_top", "deck_bottom", "discard")
+REASONS = {"use": "使用", "play": "打出", "discard": "棄置", "give": "交給", "gain": "獲得", "put": "置入",
+           "recast": "重鑄"}
+OWNED = ("hand", "equip", "judge")  # places that need a player (`of:`), with the piles
+
+
+class MovesMixin:
+    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+
+    history: History
+    returned_to_deck: int = 0  # cards put into the deck since the invariants last looked
+
+    # ------------------------------------------------------------ the move
+    def move_cards(self, cards: list[Card], zone: str, owner: Player | None = None, reason: str = "put",
+                   sources: list[tuple[str, Player | None]] | None = None) -> None:
+        """One move: out of where each card is (or `sources`, when the caller already took
+        them out), into `zone` together; then the cards-lost windows."""
+        if sources is None:
+            sources = [self.take_out(c) for c in cards]
+        for card, src in zip(cards, sources, strict=True):
+            self._place(card, zone, owner)
+            if self.tracing:
+                self.lines.append(f"  〔移動〕{card.label()}：{where(*src)} → {where(zone, owner)}")
+        if self.history.on:
+            self.history.record(cards, sources, zone, owner, reason)
+        self._lost([(cards, sources, zone, owner)])
+
+    def swap_hands(self, a: Player, b: Player) -> None:
+        """The two hands change places in one simultaneous move (each is lost and gained)."""
+        legs = []
+        for loser, gainer in ((a, b), (b, a)):
+            hand, loser.hand = loser.hand, []
+            legs.append((hand, [("hand", loser)] * len(hand), "hand", gainer))
+        for cards, sources, zone, owner in legs:
+            owner.hand.extend(cards)
+            if self.tracing:
+                self.lines.extend(f"  〔移動〕{c.label()}：{where(*s)} → {where(zone, owner)}"
+                                  for c, s in zip(cards, sources, strict=True))
+            if self.history.on:
+                self.history.record(cards, sources, zone, owner, "put")
+        self.log(f"{a.label()}與{b.label()}交換手牌")
+        self._lost(legs)
+
+    def _lost(self, legs: list[tuple[list[Card], list[tuple[str, Player | None]], str, Player | None]]) -> None:
+        """The cards-lost window, once per living player and zone (hand, equipment) that lost
+        cards in this move, in seat order from the current player."""
+        groups: dict[tuple[int, str], list[Card]] = {}
+        for cards, sources, zone, owner in legs:
+            for card, (lost_from, loser) in zip(cards, sources, strict=True):
+                if loser is not None and lost_from in ("hand", "equip") and loser.alive and not (
+                        loser is owner and zone == lost_from):
+                    groups.setdefault((loser.seat, lost_from), []).append(card)
+        if not groups:
+            return
+        n = len(self.players)
+        for seat, lost_from in sorted(groups, key=lambda k: ((k[0] - self.current.seat) % n, k[1])):
+            loser, lost = self.players[seat], groups[seat, lost_from]
+            if lost_from == "equip":
+                self._own_lost(loser, lost)
+            self.open_window("cards_lost", {"move": Move(loser, lost_from, lost[0], lost)})
+
+    def _own_lost(self, loser: Player, lost: list[Card]) -> None:
+        """A card's own skill hears the move that takes it out of the equipment area."""
+        for card in lost:
+            own = card.kind.skill
+            if own is not None and own.triggers.get("cards_lost"):
+                variables = {"move": Move(loser, "equip", card, lost)}
+                self._fire_own([(loser, own, t) for t in own.triggers["cards_lost"]], variables, "cards_lost",
+                               leaving=True)
+
+    # ------------------------------------------------------------ the language's `move`
+    def move_by_text(self, cards: list[Card], place: str, owner: Player | None, reason: str,
+                     mover: Player | None, replace: bool = False) -> bool:
+        """Move the cards to `place` of `owner` if the place can take all of them; False (and
+        nothing moves) when it cannot."""
+        cards = [c for c in dict.fromkeys(cards) if self.zone_of(c)[0] != "nowhere"]
+        if place not in OWNED and not place.startswith(PILE):
+            owner = None  # the deck and the discard pile are nobody's
+        if not cards:
+            return False
+        refused = self.refusal(cards, place, owner, mover, replace)
+        if refused:
+            self.log(f"{'、'.join(c.label() for c in cards)}不能移至{where(place, owner)}：{refused}")
+            return False
+        if place == "equip" and replace:
+            old = [owner.equips[c.kind.type] for c in cards if c.kind.type in owner.equips
+                   and owner.equips[c.kind.type] not in cards]
+            if old:
+                self.log(f"{'、'.join(c.label() for c in old)}被替換，置入棄牌堆")
+                self.move_cards(old, "discard")
+        self.log(f"{'、'.join(c.label() for c in cards)}{REASONS[reason]}{where(place, owner)}")
+        self.move_cards(cards, place, owner, reason)
+        return True
+
+    def refusal(self, cards: list[Card], place: str, owner: Player | None, mover: Player | None,
+                replace: bool) -> str:
+        """Why `place` of `owner` cannot take the cards ("" when it can), per the rules."""
+        if (place in OWNED or place.startswith(PILE)) and (owner is None or not owner.alive):
+            return "沒有存活的角色接收"
+        if place == "equip":
+            return self._equip_refusal(cards, owner, replace)
+        if place == "judge":
+            return self._judge_refusal(cards, owner, mover)
+        return ""
+
+    def _equip_refusal(self, cards: list[Card], owner: Player, replace: bool) -> str:
+        slots: set[str] = set()
+        for c in cards:
+            slot = c.kind.type
+            if not c.kind.is_equip:
+                return f"{c.label()}不是裝備牌"
+            if slot in slots:
+                return f"兩張牌要進入同一個{SLOT_ZH[slot]}欄"
+            slots.add(slot)
+            held = owner.equips.get(slot)
+            if held is not None and held not in cards and not replace:
+                return f"{owner.label()}的{SLOT_ZH[slot]}欄已有{held.label()}"
+        return ""
+
+    def _judge_refusal(self, cards: list[Card], owner: Player, mover: Player | None) -> str:
+        names = {self.judged_kind(c).name for c in owner.judge if c not in cards}
+        for c in cards:
+            kind = self.judged_kind(c)
+            if kind.type != "delayed":
+                return f"{c.label()}不是延時錦囊"
+            if kind.name in names:
+                return f"{owner.label()}的判定區已有【{kind.name}】"
+            names.add(kind.name)
+            card = UsedCard.of(c) if kind is c.kind else UsedCard.virtual(kind, (c,))
+            if self.forbidden(owner, "target", card, mover or owner):
+                return f"{owner.label()}不能成為【{kind.name}】的目標"
+        return ""
+
+    # ------------------------------------------------------------ piles
+    def pile_cards(self, p: Player, name: str) -> list[Card]:
+        return list(p.piles.get(name, ()))
+
+    def pile_hidden(self, zone: str) -> bool:
+        """A private pile: only its owner sees its cards."""
+        return not self.library.piles.get(zone[len(PILE):], True)
+
+    def empty_piles(self, p: Player) -> None:
+        """A dead player's piles go to the discard pile, one move."""
+        cards = [c for cards in p.piles.values() for c in cards]
+        if cards:
+            self.move_cards(cards, "discard")
+
+    # ------------------------------------------------------------ periods of the history
+    def play_turn(self, player: Player, start: str | None = None) -> None:
+        self.history.start_turn(player.seat, len(self.damage_log))
+        super().play_turn(player, start)  # type: ignore[misc]
+
+    def run_phase(self, player: Player, phase: str) -> None:
+        self.history.start("phase", len(self.damage_log))
+        super().run_phase(player, phase)  # type: ignore[misc]

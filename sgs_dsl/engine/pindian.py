@@ -1,0 +1,108 @@
+"""拼點 (point fight) as a kernel process (issue 10 G3): the initiator, then the target, each
+chooses a hand card face down; the two cards are shown together into the processing area;
+拼點牌亮出後 (`point_shown`) lets skills change a card or its rank; the result is fixed and
+returned to the text that asked for the fight, which acts on it (it may take a card); when that
+text's block ends, the fight cards still in the processing area go to the discard pile."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from .decisions import Option
+from .model import RANK_FACE, Card, Player
+
+
+@attrs.define(slots=True, eq=False)
+class PointFight:
+    source: Player  # who asked for the fight
+    target: Player
+    source_card: Card
+    target_card: Card
+    source_rank: int  # the ranks compared: skills may change them in point_shown
+    target_rank: int
+
+    @property
+    def won(self) -> bool:
+        """The initiator won: a strictly higher rank (a tie is not a win)."""
+        return self.source_rank > self.target_rank
+
+    @property
+    def tie(self) -> bool:
+        return self.source_rank == self.target_rank
+
+    @property
+    def winner(self) -> Player | None:
+        return None if self.tie else (self.source if self.won else self.target)
+
+    @property
+    def loser(self) -> Player | None:
+        return None if self.tie else (self.target if self.won else self.source)
+
+    def card_of(self, p: Player) -> Card | None:
+        return self.source_card if p is self.source else self.target_card if p is self.target else None
+
+
+def rank_face(rank: int) -> str:
+    return RANK_FACE.get(rank, str(rank))
+
+
+class PointFightMixin:
+    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+
+    def can_point_fight(self, a: Player, b: Player) -> bool:
+        return a is not b and a.alive and b.alive and bool(a.hand) and bool(b.hand)
+
+    def point_fight(self, a: Player, b: Player) -> PointFight | None:
+        if not self.can_point_fight(a, b):
+            return None
+        self.log(f"{a.label()}與{b.label()}拼點")
+        first = self._fight_card(a)  # chosen face down: b chooses without seeing it
+        second = self._fight_card(b)
+        for card in (first, second):
+            self.place(card, "processing")
+        fight = PointFight(a, b, first, second, first.rank, second.rank)
+        self.open_fights.append(fight)
+        self.log(f"拼點牌亮出：{a.label()}{first.label()}，{b.label()}{second.label()}")
+        self.open_window("point_shown", {"fight": fight})
+        result = "平局" if fight.tie else f"{fight.winner.label()}贏"
+        self.log(f"拼點結果：{rank_face(fight.source_rank)}對{rank_face(fight.target_rank)}，{result}")
+        self.fight_log.append(fight)
+        return fight
+
+    def _fight_card(self, p: Player) -> Card:
+        options = [Option(c.label(), c) for c in p.hand]
+        return self.ask(p, "pick_card", "選擇一張拼點牌", options).value
+
+    def replace_fight_card(self, fight: PointFight, p: Player, card: Card) -> None:
+        """`card` becomes p's fight card (with its rank); the card it replaces is discarded."""
+        old = fight.card_of(p)
+        if old is None or card is old:
+            return
+        self.place(card, "processing")
+        if p is fight.source:
+            fight.source_card, fight.source_rank = card, card.rank
+        else:
+            fight.target_card, fight.target_rank = card, card.rank
+        self.log(f"{card.label()}代替{old.label()}成為{p.label()}的拼點牌")
+        if old in self.processing:
+            self.to_discard([old])
+
+    def run_block(self, block: Any, ctx: Any, asker: str) -> Any:
+        """A block, then the cards of the fights it asked for go to the discard pile, unless a
+        skill took them (the text acts on the result first, as with a judgement)."""
+        mark = len(self.open_fights)
+        try:
+            return super().run_block(block, ctx, asker)  # type: ignore[misc]
+        finally:
+            if len(self.open_fights) > mark:
+                self._close_fights(mark)
+
+    def _close_fights(self, mark: int) -> None:
+        closing = self.open_fights[mark:]
+        del self.open_fights[mark:]
+        for fight in closing:
+            left = [c for c in (fight.source_card, fight.target_card) if c in self.processing]
+            if left:
+                self.to_discard(left)

@@ -1,0 +1,151 @@
+"""Player state and skills as state: max hp, turning over (翻面), remembered values with their
+scope, skills granted, removed or losing effect (技能失效), gender, kingdom and hero changed at
+run time, and the spent limited (限定技) and wake (覺醒技) skills.
+
+Scoped state is cleared by the list in `_expiring`, filled only when something is set: a game
+that never uses these mechanisms pays one empty lookup at the end of a phase or a turn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .model import Player
+
+SCOPES = ("phase", "turn", "round", "game")
+# what ends with each scope: a turn ends its phases, a round its turns
+_ENDS = {"phase": ("phase",), "turn": ("phase", "turn"), "round": ("phase", "turn", "round"), "game": ()}
+ONCE_TAGS = ("limited", "wake")  # spent for the rest of the game once fired
+GENDER_ZH = {"male": "男", "female": "女"}
+KINGDOM_ZH = {"wei": "魏", "shu": "蜀", "wu": "吳", "qun": "群", "god": "神"}
+
+
+class StateMixin:
+    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+
+    phase_now: str | None = None  # the phase being played (current_phase()), None between phases
+    _expiring: dict[str, list[Callable[[], None]]] | None = None  # scope -> what to undo at its end
+    _memory: dict[str, Any] | None = None  # the game's own remembered values
+
+    # ------------------------------------------------------------ scopes
+    def until(self, scope: str, undo: Callable[[], None]) -> None:
+        """Run `undo` when `scope` ends (never for "game")."""
+        if scope == "game":
+            return
+        if self._expiring is None:
+            self._expiring = {}
+        self._expiring.setdefault(scope, []).append(undo)
+
+    def clear_marks(self, until: str) -> None:
+        super().clear_marks(until)  # type: ignore[misc]
+        if self._expiring:
+            for scope in _ENDS.get(until, ()):
+                for undo in self._expiring.pop(scope, ()):
+                    undo()
+
+    def run_phase(self, player: Player, phase: str) -> None:
+        outer, self.phase_now = self.phase_now, phase
+        try:
+            super().run_phase(player, phase)  # type: ignore[misc]
+        finally:
+            self.phase_now = outer
+
+    def new_round(self, player: Player) -> None:
+        """A round begins with the first seat's turn: what lasts a round ends."""
+        if player is self.players[0]:
+            self.clear_marks("round")
+
+    # ------------------------------------------------------------ max hp
+    def change_max_hp(self, player: Player, delta: int) -> None:
+        """Gain (delta > 0) or lose max hp; hp is cut down to the new max; max hp 0 is death."""
+        if not player.alive or delta == 0:
+            return
+        player.max_hp = max(0, player.max_hp + delta)
+        player.hp = min(player.hp, player.max_hp)
+        verb = "增加" if delta > 0 else "減少"
+        self.log(f"{player.label()}{verb}{abs(delta)}點體力上限（體力{player.hp}/{player.max_hp}）")
+        if player.max_hp == 0:
+            self.die(player, None)
+
+    # ------------------------------------------------------------ turning over
+    def turn_over(self, player: Player) -> None:
+        """翻面: face down, or back face up when already face down; chained state is untouched."""
+        player.turned = not player.turned
+        self.log(f"{player.label()}將武將牌翻至{'背面朝上' if player.turned else '正面朝上'}")
+
+    def turns_back(self, player: Player) -> bool:
+        """At 回合開始前: a face-down player turns face up and skips this whole turn."""
+        if not player.turned:
+            return False
+        player.turned = False
+        self.log(f"{player.label()}將武將牌翻至正面朝上，跳過此回合")
+        return True
+
+    # ------------------------------------------------------------ remembered values
+    def remember(self, owner: Player | None, key: str, value: Any, scope: str) -> None:
+        """Keep a value on a player (or on the game, owner None) until `scope` ends."""
+        memory = self.memory_of(owner)
+        memory[key] = value
+        self.until(scope, lambda: memory.pop(key, None))
+
+    def recall(self, owner: Player | None, key: str, default: Any) -> Any:
+        memory = owner.memory if owner is not None else self._memory
+        return memory.get(key, default) if memory else default
+
+    def memory_of(self, owner: Player | None) -> dict[str, Any]:
+        if owner is not None:
+            return owner.memory
+        if self._memory is None:
+            self._memory = {}
+        return self._memory
+
+    # ------------------------------------------------------------ skills as state
+    def grant_skill(self, player: Player, skill: Any) -> None:
+        if skill in player.skills:
+            return
+        player.skills = (*player.skills, skill)
+        self.log(f"{player.label()}獲得技能【{skill.name}】")
+        self.changed_skills()
+
+    def remove_skill(self, player: Player, skill: Any) -> None:
+        if skill not in player.skills:
+            return
+        player.skills = tuple(s for s in player.skills if s is not skill)
+        self.log(f"{player.label()}失去技能【{skill.name}】")
+        self.changed_skills()
+
+    def disable_skills(self, player: Player, scope: str) -> None:
+        """技能失效: the player's hero skills lose effect until `scope` ends."""
+        player.skills_off += 1
+        self.log(f"{player.label()}的武將技能失效")
+        self.changed_skills()
+
+        def restore() -> None:
+            player.skills_off -= 1
+            self.changed_skills()
+        self.until(scope, restore)
+
+    def spend(self, player: Player, skill: Any) -> None:
+        """A limited or wake skill that fired is spent for the rest of the game."""
+        if skill.tags and any(t in ONCE_TAGS for t in skill.tags):
+            player.spent.add(skill.name)
+
+    @staticmethod
+    def is_spent(player: Player, skill: Any) -> bool:
+        return bool(player.spent) and skill.name in player.spent
+
+    def set_gender(self, player: Player, gender: str) -> None:
+        player.gender = gender
+        self.log(f"{player.label()}的性別改為{GENDER_ZH.get(gender, gender)}")
+
+    def set_kingdom(self, player: Player, kingdom: str) -> None:
+        player.kingdom = kingdom
+        self.log(f"{player.label()}的勢力改為{KINGDOM_ZH.get(kingdom, kingdom)}")
+
+    def set_hero(self, player: Player, hero: Any) -> None:
+        """The player's hero card is replaced: name, gender, kingdom and skills (hp stays)."""
+        old = player.label()
+        player.name, player.gender, player.kingdom = hero.name, hero.gender, hero.kingdom
+        player.skills = tuple(hero.skills)
+        self.log(f"{old}的武將牌變為{hero.name}")
+        self.changed_skills()

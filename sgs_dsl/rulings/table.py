@@ -1,0 +1,128 @@
+"""The table of a ruling: exactly as written (nothing the ruling fixes is shuffled), and
+with `setup;` the mode's own setup on it: heroes chosen by the script, the lord's extra max
+hp, starting hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..engine.kernel import Game
+from ..engine.model import Card, Player
+from ..game import BLANK_HP, HERO_CHOICES, HERO_CHOICES_AT_TEN, build_deck, choose_heroes, ruleset_heroes
+from ..modes.identity import IdentityMode, lord_bonus
+from .model import CardRef, Ruling, SeatSpec
+from .script import Script, ScriptFailure
+
+STARTING_HAND = 4  # seed 000 §4, as sgs_dsl.game.setup deals it
+
+
+def build_table(ruling: Ruling, library: Any) -> tuple[Game, Script]:
+    """The exact table of a ruling: nothing the fixture fixes is shuffled."""
+    deck = build_deck(library, ruling.ruleset)
+    pool = list(deck)
+
+    def take(ref: CardRef) -> Card:
+        for c in pool:
+            if (c.kind.name, c.suit, c.rank) == (ref.name, ref.suit, ref.rank):
+                pool.remove(c)
+                return c
+        raise ScriptFailure(f"{ref.text()} is not available in the deck")
+
+    dealt = ruling.setup and bool(library.ruleset(ruling.ruleset).heroes)
+    players = [_dealt_seat(spec) if dealt else _seat(spec, library, ruling) for spec in ruling.seats]
+    placed: list[tuple[Player, str, Card]] = []
+    for spec, p in zip(ruling.seats, players, strict=True):
+        placed += [(p, "hand", take(r)) for r in spec.hand]
+        placed += [(p, "equip", take(r)) for r in spec.equip]
+        placed += [(p, "judge", take(r)) for r in spec.judge]
+        placed += [(p, "pile:" + name, take(r)) for name, refs in spec.piles for r in refs]  # -- issue 10 G2
+    top = [take(r) for r in ruling.deck_top]
+    discard = [take(r) for r in ruling.discard]
+    game = Game(library, players, [], [], IdentityMode(), 0, log=True)
+    game.deck = list(reversed(pool)) + list(reversed(top))  # the first listed card is on top
+    game.all_cards = list(deck)
+    game.discard_pile = discard
+    for p, zone, card in placed:
+        if zone == "hand":
+            p.hand.append(card)
+        elif zone == "equip":
+            p.equips[card.kind.type] = card
+        elif zone.startswith("pile:"):
+            p.piles.setdefault(zone[len("pile:"):], []).append(card)
+        else:
+            p.judge.append(card)
+    script = Script(ruling.steps, game)
+    game.agents = [script.agent(p.seat + 1) for p in players]
+    game.tracing = True
+    game.changed_skills()
+    return game, script
+
+
+def _seat(spec: SeatSpec, library: Any, ruling: Ruling) -> Player:
+    hero = library.heroes.get(spec.hero) if spec.hero else None
+    if ruling.setup:  # no heroes to deal: a blank hero, the lord's bonus from the mode
+        bonus = lord_bonus(len(ruling.seats)) if spec.role == "lord" else 0
+        max_hp = BLANK_HP + bonus
+    else:
+        max_hp = spec.max_hp or (hero.hp if hero else (spec.hp or BLANK_HP))
+    hp = spec.hp if spec.hp is not None else max_hp
+    name = hero.name if hero else "無將" + ("(男)" if spec.gender == "male" else "(女)")
+    p = Player(spec.seat - 1, name, hero.gender if hero else spec.gender, hp, max_hp, spec.role)
+    if hero:
+        p.skills = hero.skills
+        p.kingdom = hero.kingdom
+    return p
+
+
+def _dealt_seat(spec: SeatSpec) -> Player:
+    return Player(spec.seat - 1, "", "", 0, 0, spec.role)  # no hero until the heroes are chosen
+
+
+def deal(game: Game, ruling: Ruling) -> None:
+    """The mode's setup on the ruling's table: heroes chosen (the script answers), the
+    lord's +1 max hp from 5 players, then 4 cards from the deck top to each seat whose hand
+    the ruling leaves out, in seat order."""
+    library = game.library
+    rules = library.ruleset(ruling.ruleset)
+    if rules.heroes:
+        wanted = {s.seat - 1: library.heroes[s.hero] for s in ruling.seats if s.hero}
+        choose_heroes(game, rules.lords, ruleset_heroes(library, ruling.ruleset), _Dealer(game.players, wanted))
+    lord = next(p for p in game.players if p.role == "lord")
+    game.lines.append(f"身份局 {len(game.players)}人：主公是{lord.label()}（體力上限{lord.max_hp}）")
+    for spec, p in zip(ruling.seats, game.players, strict=True):
+        if not spec.hand_given:
+            game.draw(p, STARTING_HAND)
+
+
+@attrs.define
+class _Dealer:
+    """Stands in for the shuffles of hero selection, so that no chance is left: each seat's
+    named hero is among its candidates, the others follow in library order.
+
+    `choose_heroes` shuffles twice: the heroes the lord may take besides the ruleset's lords
+    (its first ones are offered), then the heroes dealt to the other seats in seat order,
+    `per_seat` each."""
+
+    players: list[Player]
+    wanted: dict[int, Any]  # seat -> the hero the ruling names for it
+    shuffles: int = 0
+
+    def shuffle(self, heroes: list[Any]) -> None:
+        self.shuffles += 1
+        lord = next(p for p in self.players if p.role == "lord")
+        if self.shuffles == 1:
+            slots = {0: self.wanted[lord.seat]} if lord.seat in self.wanted else {}
+        else:
+            others = [p for p in self.players if p is not lord]
+            per_seat = HERO_CHOICES_AT_TEN if len(self.players) == 10 else HERO_CHOICES
+            if len(heroes) < per_seat * len(others):  # as choose_heroes deals a small package
+                per_seat = len(heroes) // len(others)
+            slots = {i * per_seat: self.wanted[p.seat] for i, p in enumerate(others) if p.seat in self.wanted}
+        heroes[:] = _arranged(heroes, {i: h for i, h in slots.items() if h in heroes})
+
+
+def _arranged(heroes: list[Any], slots: dict[int, Any]) -> list[Any]:
+    rest = iter([h for h in heroes if h not in slots.values()])
+    return [slots[i] if i in slots else next(rest) for i in range(len(heroes))]
