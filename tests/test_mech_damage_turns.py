@@ -78,7 +78,7 @@ def test_extra_turns_that_never_stop_are_a_rules_error(library):
     game = setup(library, "basic", 2, seed=1)
     player = game.players[0]
 
-    def granting(p, start=None):  # a turn that grants one more: runaway text
+    def granting(p, start=None, extra=False):  # a turn that grants one more: runaway text
         game.grant_extra_turn(p)
 
     game.play_turn = granting

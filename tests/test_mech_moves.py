@@ -152,7 +152,8 @@ def test_the_history_is_kept_per_period_and_only_when_text_queries_it(library):
     game = make_table(library, seats=[dict(role="lord", hand=["殺 ♠7", "閃 ♦2"]), dict()])
     p = game.players[0]
     assert game.history.on  # mech_moves.sgs queries it
-    game.history.start_turn(0, 0)
+    game._maybe_new_round(game.players[0])  # the turn starts rounds (engine/turn.py)
+    game.history.start("turn", 0)
     game.history.start("phase", 0)
     game.to_discard([find(game, "殺 ♠7")], "discard")
     game.history.start("phase", 0)
@@ -160,9 +161,9 @@ def test_the_history_is_kept_per_period_and_only_when_text_queries_it(library):
     assert specs(game.history.cards(p, "discarded", "phase")) == ["閃 ♦2"]
     assert specs(game.history.cards(p, "discarded", "turn")) == ["殺 ♠7", "閃 ♦2"]
     assert specs(game.history.cards(p, "lost", "turn")) == ["殺 ♠7", "閃 ♦2"]
-    game.history.start_turn(1, 0)  # the next seat: the same round
+    game._maybe_new_round(game.players[1])  # the next seat: the same round
     assert len(game.history.cards(p, "discarded", "round")) == 2
-    game.history.start_turn(0, 0)  # back to the first seat: a new round, the log starts again
+    game._maybe_new_round(game.players[0])  # back to the first seat: a new round, the log starts again
     assert game.history.moves == []
     plain = make_table(seats=[dict(role="lord", hand=["殺 ♠7"]), dict()])
     plain.to_discard([find(plain, "殺 ♠7")], "discard")

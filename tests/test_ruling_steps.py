@@ -148,17 +148,17 @@ LIULI = """
 
 
 def test_cannot_answer_holds_when_the_option_is_absent():
-    result = run(LIULI + 'script { 1 uses 殺 ♠7 on 2; 2 invokes 流離; 2 cannot answer "1號位"; 2 answers "4號位";'
-                 '2 answers "【閃】♦2"; 1 ends; }')
+    result = run(LIULI + 'script { 1 uses 殺 ♠7 on 2; 2 invokes 流離; 2 answers "【閃】♦2"; '
+                 '2 cannot answer "1號位"; 2 answers "4號位"; 1 ends; }')
     assert result.passed, result.failures
 
 
 def test_cannot_answer_fails_when_the_option_is_offered():
-    result = run(LIULI + 'script { 1 uses 殺 ♠7 on 2; 2 invokes 流離; 2 cannot answer "3號位"; 2 answers "4號位";'
-                 '2 answers "【閃】♦2"; 1 ends; }')
+    result = run(LIULI + 'script { 1 uses 殺 ♠7 on 2; 2 invokes 流離; 2 answers "【閃】♦2"; '
+                 '2 cannot answer "3號位"; 2 answers "4號位"; 1 ends; }')
     (failure,) = result.failures
     assert failure.startswith("seat 2 was offered '3號位無將(男)' in ")
-    assert failure.endswith("but the script says it cannot answer it (script at t.ruling:9:42)")
+    assert failure.endswith("but the script says it cannot answer it (script at t.ruling:9:61)")
 
 
 def test_cannot_answer_holds_when_the_seat_is_never_asked_again():

@@ -15,7 +15,7 @@ from ..engine.windows import WINDOW_BY_ID, WINDOWS
 from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from ..syntax.names import normalize
-from . import moves_check, schema, state_check
+from . import choice_check, moves_check, schema, state_check
 from .defs import (
     ActiveDef,
     CardKind,
@@ -36,6 +36,8 @@ MAX_LOOP = 200
 _STACK_FULL = ("runaway text: it sets itself off again so deep inside its own blocks that Python's "
                "stack is full before the nesting budget")
 
+FORBID_SUBJECTS = ("you", "others", "all")
+CARD_MODIFIERS = ("limit", "targets", "trick_distance")  # -- issue 10 G4: modifiers keyed by a card pattern  # -- issue 10 G4: whom a `forbid` binds
 _YES_NO = re.compile(r"是否(.+)[？?]")  # a yes/no question: its answers are V and 不V
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
 _COMPARE = {"==": operator.is_, "!=": operator.is_not, "<": operator.lt, "<=": operator.le,
@@ -285,14 +287,20 @@ class Compiler:
         return ActiveDef(skill, once, cond, body)
 
     def forbid(self, m: ast.Forbid) -> ForbidDef | None:
-        kinds = ("target", "use")
+        # -- issue 10 G4: five kinds of prohibit, each binding a subject (the owner by default)
+        kinds = ("target", "use", "play", "respond", "discard")
         if m.kind.text not in kinds:
             self.error(m.kind.span, f"unknown forbid '{m.kind.text}'",
-                       did_you_mean(m.kind.text, kinds) or "forbid target(...) or forbid use(...)")
+                       did_you_mean(m.kind.text, kinds) or "forbid " + ", ".join(f"{k}(...)" for k in kinds))
             return None
-        scope = Scope({"you": "player", "user": "player", "card": "card"})
+        subject = m.subject.text if m.subject is not None else "you"
+        if subject not in FORBID_SUBJECTS:
+            self.error(m.subject.span, f"unknown forbid subject '{subject}'",
+                       did_you_mean(subject, FORBID_SUBJECTS) or "subjects: " + ", ".join(FORBID_SUBJECTS))
+            return None
+        scope = Scope({"you": "player", "player": "player", "user": "player", "card": "card"})
         cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
-        return ForbidDef(m.kind.text, self.pattern(m.pattern), cond)
+        return ForbidDef(m.kind.text, self.pattern(m.pattern), cond, subject=subject)
 
     def trigger(self, m: ast.Trigger, skill: str) -> TriggerDef | None:
         window = WINDOW_NAMES.get(m.window.text) or WINDOW_NAMES.get(normalize(m.window.text))
@@ -301,25 +309,29 @@ class Compiler:
             self.error(m.window.span, f"unknown window '{m.window.text}'",
                        did_you_mean(m.window.text, known) or "see `sgs windows` for the list")
             return None
-        optional = each_point = False
-        flags = ["optional", "forced", "each_point"]
+        optional = each_point = each_card = False
+        flags = ["optional", "forced", "each_point", "each_card"]
         for tag in m.tags:
             if tag.text == "optional":
                 optional = True
             elif tag.text == "each_point":
                 each_point = True
+            elif tag.text == "each_card":  # -- issue 10 G5: once per card of a move
+                each_card = True
             elif tag.text != "forced":
                 self.error(tag.span, f"unknown trigger flag '{tag.text}'",
                            did_you_mean(tag.text, flags) or "flags: " + ", ".join(flags))
         if each_point and WINDOW_BY_ID[window].payload != "damage":
             self.error(m.window.span, "`each_point` repeats per point of damage: it needs a damage window")
+        if each_card and WINDOW_BY_ID[window].payload != "move":  # -- issue 10 G5
+            self.error(m.window.span, "`each_card` repeats per card of a move: it needs a move window (cards_lost)")
         variables = {"you": "player", **schema.PAYLOAD_VARS[WINDOW_BY_ID[window].payload]}
         scope = Scope(variables)
         cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
         self.defined = _definitions(m.body)
         body = self.block(m.body, scope)
         self.defined = {}
-        return TriggerDef(window, optional, cond, body, skill, m.span, each_point)
+        return TriggerDef(window, optional, cond, body, skill, m.span, each_point, each_card)
 
     def modifier(self, m: ast.Modifier) -> ModifierDef | None:
         name = m.name.text
@@ -330,6 +342,9 @@ class Compiler:
         matches = self.pattern(m.pattern) if m.pattern is not None else None
         if name in ("limit", "targets") and m.pattern is None:
             self.error(m.name.span, f"`{name}` modifies one kind of card: `modify {name}(CARD) ...` with a card name")
+        if m.pattern is not None and name not in CARD_MODIFIERS:  # -- issue 10 G4: no card to match
+            self.error(m.pattern.span, f"`{name}` is not about a card: it takes no card pattern",
+                       "a pattern fits " + ", ".join(f"`{n}(...)`" for n in CARD_MODIFIERS))
         scope = Scope({"you": "player", "user": "player", "card": "card"} if name == "targets" else {"you": "player"})
         if isinstance(m.value, ast.Var) and m.value.name == "unlimited":
             if name not in ("limit", "trick_distance") or m.op != "=":
@@ -518,9 +533,10 @@ class Compiler:
             return lambda ctx: None
         field = s.path[1].text
         base = schema.base_type(t)
-        arith = s.op != "=" and base != "use"
+        own = base == "use" and field not in schema.MUTABLE["use"]  # -- issue 10 G5: damage_bonus is a field
+        arith = s.op != "=" and not own
         value, vtype = (self.expr_int(s.value, scope), "int") if arith else self.expr(s.value, scope)
-        if base == "use":
+        if own:
             if field in schema.USE_FIELDS:
                 self.error(s.path[1].span, f"'use.{field}' cannot be changed",
                            f"the fields {', '.join(schema.USE_FIELDS)} of a use are fixed; `set use.NAME = ...` "
@@ -667,7 +683,21 @@ class Compiler:
             return (lambda ctx: matches(value(ctx))), "bool"
         if isinstance(e, ast.Filter):
             return self.filter(e, scope)
+        if isinstance(e, ast.ListLit):  # -- issue 10 G4
+            return self.list_lit(e, scope)
         raise AssertionError(f"unknown expression {e!r}")
+
+    def list_lit(self, e: ast.ListLit, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
+        """-- issue 10 G4: a list written out: of players, of cards or of text, one type throughout."""
+        parts = [self.expr(i, scope) for i in e.items]
+        types_ = {schema.base_type(t) for _, t in parts} - {"any"}
+        if len(types_) > 1:
+            self.error(e.span, "a list holds values of one type, found " + ", ".join(sorted(types_)))
+        elif types_ and types_ - {"player", "card", "str"}:
+            self.error(e.span, f"a list holds players, cards or text, not {types_.pop()}")
+        t = {"player": "players", "card": "cards", "str": "strs"}.get(next(iter(types_), ""), "any")
+        fns = tuple(fn for fn, _ in parts)
+        return (lambda ctx: [fn(ctx) for fn in fns]), t
 
     def filter(self, e: ast.Filter, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
         items, t = self.expr(e.items, scope)
@@ -754,6 +784,8 @@ class Compiler:
                     kwargs[key] = _const(default)
         if name == "confirm":
             kwargs.update(self.confirm_labels(c))
+        if name == "choose_option":  # -- issue 10 G4
+            choice_check.check_offers(self, c)
         if name in ("history", "damage_history"):  # -- issue 10 G2: record moves for it
             self.history_used = True
         impl = IMPLS[name]
@@ -800,6 +832,8 @@ class Compiler:
         """Arguments whose type is a name domain (pattern, nature, phase, zone, slot) are resolved now."""
         if ptype in state_check.ARG_TYPES:  # -- issue 10 G1
             return state_check.argument(self, a, ptype, scope)
+        if ptype in choice_check.ARG_TYPES:  # -- issue 10 G4: labels, offers, card names written out
+            return choice_check.argument(self, a, ptype, scope)
         if ptype == "pattern":
             if not isinstance(a, ast.Var):
                 self.error(a.span, "expected a card name here")

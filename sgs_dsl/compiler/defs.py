@@ -44,6 +44,7 @@ class TriggerDef:
     skill: str
     span: Span
     each_point: bool = False  # repeat once per point of the damage (遺計-like)
+    each_card: bool = False  # -- issue 10 G5: repeat once per card of the move (梟姬-like)
 
 
 @attrs.frozen(slots=True)
@@ -81,10 +82,30 @@ class ActiveDef:
 class ForbidDef:
     """What the owner cannot do (`use`) or be chosen for (`target`) with matching cards."""
 
-    kind: str  # target / use
+    kind: str  # target / use / play / respond / discard
     matches: Callable[[Any], bool]
     cond: Fn | None
     skill: str = ""
+    subject: str = "you"  # -- issue 10 G4: who is bound: you / others / all
+
+
+@attrs.frozen(slots=True)
+class FilterDef:
+    """-- issue 10 G6: the owner's cards that match count as `suit` or as the card `kind_name`."""
+
+    matches: Callable[[Any], bool]
+    suit: str | None
+    kind_name: str | None
+    cond: Fn | None  # ctx: you, card
+    skill: str = ""
+
+
+@attrs.frozen(slots=True)
+class EquippedDef:
+    """-- issue 10 G6: while the slot of `kind_name` is empty, the owner has that card's skill."""
+
+    kind_name: str
+    cond: Fn | None  # ctx: you
 
 
 @attrs.define(slots=True, eq=False)
@@ -102,6 +123,8 @@ class Skill:
     from_card: str = ""  # the card that grants it while equipped
     slot: str = ""
     rule: bool = False  # a card's rule: every player has it while the card is in the game
+    filters: tuple[FilterDef, ...] = ()  # -- issue 10 G6
+    equipped: tuple[EquippedDef, ...] = ()  # -- issue 10 G6
 
 
 @attrs.define(slots=True, eq=False)

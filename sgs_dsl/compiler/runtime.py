@@ -133,10 +133,16 @@ def pass_on(ctx: Ctx, card) -> None:
         ctx.game.pass_on(real)
 
 
-def provide(ctx: Ctx, card) -> None:
+def provide(ctx: Ctx, card, by=None) -> bool:
     matcher, kind = card
     asked = ctx.vars["asked"]
-    asked.provided = UsedCard.virtual(ctx.game.library.cards[kind])
+    if by is None:
+        asked.provided = UsedCard.virtual(ctx.game.library.cards[kind])
+        return True
+    real = ctx.game.provide_card(by, kind, matcher, asked.player)  # -- issue 10 G5: the real card
+    if real is not None:
+        asked.provided = real
+    return real is not None
 
 
 def in_range(ctx: Ctx, a, b) -> bool:
@@ -151,13 +157,17 @@ def count(ctx: Ctx, items) -> int:
     return len(items) if items is not None else 0
 
 
+def attack_range(ctx: Ctx, player) -> int:  # -- issue 10 G4
+    return ctx.game.attack_range(player)
+
+
 def count_in_range(ctx: Ctx, player) -> int:
     return sum(1 for p in ctx.game.alive() if ctx.game.in_range(player, p))
 
 
-def uses_last_hand(ctx: Ctx, player, card) -> bool:
+def uses_last_hand(ctx: Ctx, player, card) -> bool:  # -- issue 10 G5: hand cards only, all of them
     subcards = getattr(card, "subcards", ())
-    return bool(subcards) and all(c in subcards for c in player.hand)
+    return bool(subcards) and all(c in player.hand for c in subcards) and all(c in subcards for c in player.hand)
 
 
 def others(ctx: Ctx, player) -> list:
@@ -184,8 +194,21 @@ def choose_players(ctx: Ctx, chooser, candidates, max=1, min=1, prompt="") -> li
     return ctx.game.choose_players(chooser, candidates or [], min, max, prompt)
 
 
-def choose_cards(ctx: Ctx, chooser, max=1, min=1, **kw) -> list:
-    return ctx.game.choose_own_cards(chooser, kw["from"], min, max)
+def choose_cards(ctx: Ctx, chooser, max=1, min=1, match=None, among=None, **kw) -> list:
+    if match is None and among is None:
+        return ctx.game.choose_own_cards(chooser, kw["from"], min, max)
+    pool = _cards(among) if among is not None else ctx.game.zone_cards(chooser, kw["from"])  # -- issue 10 G4
+    if match is not None:
+        pool = [c for c in pool if match[0](UsedCard.of(c))]
+    return ctx.game.choose_among(chooser, pool, min, max)
+
+
+def choose_option(ctx: Ctx, chooser, options, offer=None, prompt="") -> str | None:  # -- issue 10 G4
+    return ctx.game.choose_option(chooser, options, offer, prompt)
+
+
+def declare(ctx: Ctx, chooser, names, prompt="") -> str:  # -- issue 10 G4
+    return ctx.game.declare(chooser, names, prompt)
 
 
 def choose_suit(ctx: Ctx, chooser) -> str:
@@ -335,6 +358,23 @@ def set_kingdom(ctx: Ctx, player, kingdom) -> None:
 
 def set_hero(ctx: Ctx, player, hero) -> None:
     ctx.game.set_hero(player, hero)
+
+
+# -- issue 10 G5: a use made with a card another player provides; where a use may go
+def use_provided(ctx: Ctx, player, card, by, on=None, limit=False) -> bool:
+    matcher, kind = card
+    targets = [t for t in (on or []) if t.alive]
+    if not player.alive or not targets:
+        return False
+    real = ctx.game.provide_card(by, kind, matcher, player)
+    if real is None:
+        return False
+    ctx.game.use_card(player, real, targets, "play" if limit else "virtual")
+    return True
+
+
+def can_redirect(ctx: Ctx, use, player) -> bool:
+    return ctx.game.can_redirect(use, player)
 
 
 # -- issue 10 G3: damage and hp, turns and phases, point fights

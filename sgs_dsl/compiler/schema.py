@@ -60,6 +60,7 @@ USE_FIELDS = {
     "card": ("card", lambda u: u.card),
     "user": ("player", lambda u: u.user),
     "targets": ("players", lambda u: list(u.targets)),
+    "damage_bonus": ("int", lambda u: u.damage_bonus),  # -- issue 10 G5
 }
 
 DAMAGE_FIELDS = {
@@ -111,6 +112,7 @@ MUTABLE: dict[str, set[str]] = {"damage": {"amount", "nature"}, "phase": {"count
 # -- issue 10 G3: a damage's source may change; a fight's ranks may change in point_shown
 MUTABLE["damage"].add("source")
 MUTABLE["fight"] = {"source_rank", "target_rank"}
+MUTABLE["use"] = {"damage_bonus"}  # -- issue 10 G5: a bonus the card carries into its damage
 
 
 def base_type(t: str) -> str:
@@ -259,11 +261,14 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("prevent", (P("damage", "damage"),), {}, "none", "prevent the damage"),
     Builtin("pass_on", (P("card", "card"),), {}, "none",
             "move a delayed trick to the next player whose judge area can take it"),
-    Builtin("provide", (P("card", "pattern"),), {}, "none",
-            "in an `asked` window: count as having used or played the card asked for", needs="asked"),
+    Builtin("provide", (P("card", "pattern"),), {"by": ("player?", None)}, "bool",
+            "in an `asked` window: count as having used or played the card asked for; `by:` another "
+            "player plays out (打出) a real matching card for it (true when they did)", needs="asked"),
     Builtin("in_range", (P("a", "player"), P("b", "player")), {}, "bool", "b is within a's attack range"),
     Builtin("distance", (P("a", "player"), P("b", "player")), {}, "int", "the distance from a to b"),
     Builtin("count", (P("items", "any"),), {}, "int", "how many items"),
+    Builtin("attack_range", (P("player", "player"),), {}, "int",
+            "the player's attack range: its weapon's range (1 without one) with its modifiers"),  # -- issue 10 G4
     Builtin("count_in_range", (P("player", "player"),), {}, "int", "how many players are in the player's attack range"),
     Builtin("uses_last_hand", (P("player", "player"), P("card", "card")), {}, "bool",
             "the card is made of all of the player's remaining hand cards"),
@@ -283,8 +288,18 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             {"max": ("int", 1), "min": ("int", 1), "prompt": ("str", "")}, "players",
             "the chooser picks between min and max of the players, one at a time, in order"),
     Builtin("choose_cards", (P("chooser", "player"),),
-            {"max": ("int", 1), "min": ("int", 1), "from": ("zone", "hand")}, "cards",
-            "the chooser picks between min and max of their own cards in a zone"),
+            {"max": ("int", 1), "min": ("int", 1), "from": ("zone", "hand"),
+             "match": ("pattern", None), "among": ("cards?", None)}, "cards",  # -- issue 10 G4: match, among
+            "the chooser picks between min and max of their own cards in a zone, or `among:` a list of "
+            "cards; `match:` only cards of a pattern word or card name (`match: red`)"),
+    # -- issue 10 G4: labelled choices among effects, declaring a card name
+    Builtin("choose_option", (P("chooser", "player"), P("options", "labels")),
+            {"offer": ("offers", None), "prompt": ("str", "")}, "str?",
+            "the chooser picks one option, each labelled by what it does (`[\"回復1點體力\", \"摸兩張牌\"]`); "
+            "`offer:` one condition per option: an option whose condition fails is not offered. The label "
+            "chosen is returned (none when nothing is offered)"),
+    Builtin("declare", (P("chooser", "player"), P("names", "card_names")), {"prompt": ("str", "")}, "str",
+            "宣告: the chooser names one of the card names (written out: `[NAME, NAME]`); the name is returned and logged"),
     Builtin("choose_suit", (P("chooser", "player"),), {}, "str", "the chooser names a suit"),
     Builtin("give", (P("giver", "player"), P("receiver", "player"), P("cards", "any")), {}, "none",
             "the giver hands cards (one or a list) to the receiver"),
@@ -309,6 +324,13 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the player could use the card now in their play phase (limit and legal targets)"),
     Builtin("choose_targets", (P("player", "player"), P("card", "pattern")), {}, "players",
             "the player picks legal targets for the card, as for a use in the play phase"),
+    # -- issue 10 G5: a use made with a card another player provides; where a use may be moved
+    Builtin("use_provided", (P("player", "player"), P("card", "pattern"), P("by", "player")),
+            {"on": ("players", None), "limit": ("bool", False)}, "bool",
+            "`by` plays out (打出) a real matching card, which the player uses on the players "
+            "(`limit: true` counts against the play-phase limit); true when it was used"),
+    Builtin("can_redirect", (P("use", "use"), P("player", "player")), {}, "bool",
+            "the use may be moved onto the player: alive, not already its target, a player its card may target"),
     Builtin("use_virtual", (P("player", "player"), P("card", "pattern")),
             {"on": ("players", None), "counter": ("bool", True), "limit": ("bool", False)}, "bool",
             "the player is treated as using the card (no real card) on the players; `counter: false` "

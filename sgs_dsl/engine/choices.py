@@ -20,10 +20,13 @@ class ChoicesMixin:
 
     # ------------------------------------------------------------ choices and moves skills ask for
     def clear_marks(self, until: str) -> None:
+        """The end of a phase, turn or round: the marks and remembered state that last until it go."""
         for p in self.players:
-            for key in [k for k, u in p.mark_until.items() if u == until or (until == "turn" and u == "phase")]:
-                p.marks.pop(key, None)
-                p.mark_until.pop(key, None)
+            if p.mark_until:
+                for key in [k for k, u in p.mark_until.items() if u == until or (until == "turn" and u == "phase")]:
+                    p.marks.pop(key, None)
+                    p.mark_until.pop(key, None)
+        self.expire(until)  # engine/state.py
 
     def choose_players(self, chooser: Player, candidates: list[Player], least: int, most: int,
                        prompt: str = "") -> list[Player]:
@@ -95,8 +98,27 @@ class ChoicesMixin:
         self.log(f"{player.label()}將{len(top)}張牌置於牌堆頂，{len(bottom)}張牌置於牌堆底")
 
     def redirect(self, use: Use, old: Player, new: Player) -> None:
+        if not self.redirect_open(use, new):  # -- issue 10 G5: never onto a target it already has
+            self.log(f"{use.card.label()}的目標不能轉移給{new.label()}")
+            return
+        if self.redirect_refused(use, new):  # -- issue 10 G4: never onto a player it may not target
+            self.log(f"{new.label()}不能成為{use.card.label()}的目標")
+            return
         use.targets = [new if t is old else t for t in use.targets]
         self.log(f"{use.card.label()}的目標由{old.label()}轉移給{new.label()}")
+
+    # -- issue 10 G5: where a use may be redirected
+    def redirect_open(self, use: Use, new: Player) -> bool:
+        """`new` is alive, not already a target, and a player the card's target rule admits
+        (its kind: never its user for a card on others; its range is not asked)."""
+        if not new.alive or new in use.targets:
+            return False
+        mode = use_mode(use.card.kind, "play")
+        rule = mode.target if mode is not None else None
+        return rule is None or rule.kind not in ("one_other", "all_others") or new is not use.user
+
+    def can_redirect(self, use: Use, new: Player) -> bool:
+        return self.redirect_open(use, new) and not self.forbidden(new, "target", use.card, use.user)
 
     def can_use_named(self, p: Player, kind_name: str) -> bool:
         kind = self.library.cards[kind_name]
@@ -111,6 +133,8 @@ class ChoicesMixin:
         """p is treated as using a card of this kind, made of no real card."""
         targets = [t for t in targets if t.alive]
         if not p.alive or not targets:
+            return False
+        if self.forbidden(p, "use", UsedCard.virtual(self.library.cards[kind_name]), p):  # -- issue 10 G4
             return False
         extra = {} if counter else {UNCOUNTERABLE: True}
         self.use_card(p, UsedCard.virtual(self.library.cards[kind_name]), targets, "play" if limit else "virtual",

@@ -51,7 +51,6 @@ class History:
     on: bool = False  # some text queries moves: record them
     moves: list[MoveRecord] = attrs.field(factory=list)
     since: dict[str, tuple[int, int]] = attrs.field(factory=dict)  # period -> (move index, damage index)
-    last_seat: int | None = None  # whose turn started last: a seat at or before it starts a round
 
     def record(self, cards: list[Card], sources: list[tuple[str, Player | None]], dst: str,
                owner: Player | None, reason: str) -> None:
@@ -69,14 +68,11 @@ class History:
     def start(self, period: str, damage_count: int) -> None:
         self.since[period] = (len(self.moves), damage_count)
 
-    def start_turn(self, seat: int, damage_count: int) -> None:
-        """A turn starts; the first one, or one of a seat at or before the last, starts a round."""
-        if self.last_seat is None or seat <= self.last_seat:
-            self.moves.clear()
-            self.since.clear()
-            self.start("round", damage_count)
-        self.last_seat = seat
-        self.start("turn", damage_count)
+    def start_round(self, damage_count: int) -> None:
+        """A round starts (the turn decides when): the moves of the last one are forgotten."""
+        self.moves.clear()
+        self.since.clear()
+        self.start("round", damage_count)
 
     def cards(self, p: Player, kind: str, period: str) -> list[Card]:
         first = self.since.get(period, (0, 0))[0]

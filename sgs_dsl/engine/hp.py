@@ -3,6 +3,7 @@ hp, the rescue round, death with its mode rewards, and the judgement process."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..compiler.defs import CardKind, Ctx
@@ -34,6 +35,8 @@ class HpMixin:
             return
         d = Damage(source, target, amount, nature, card, chained)
         d.use = self.use_stack[-1] if card is not None and self.use_stack else None
+        if d.use is not None and d.use.damage_bonus and not chained and not caused and card is d.use.card:
+            d.amount += d.use.damage_bonus  # -- issue 10 G5: the card's bonus is part of it from the start
         variables = {"damage": d}
         if source is not None and not chained and not caused:  # transmitted damage keeps the source's amount
             self.open_window("causing_damage", variables)
@@ -157,12 +160,21 @@ class HpMixin:
         except GameOver:
             self._discard_everything(player)
             raise
-        self.open_window("death", {"death": Dying(player, None), "killer": killer})
+        self.death_window(player, killer)  # -- issue 10 G5
         self._discard_everything(player)
         self.mode.after_death(self, player, killer)
         self.open_window("after_death", {"death": Dying(player, None), "killer": killer})
         if player is self.current:
             raise TurnEnded()
+
+    def death_window(self, player: Player, killer: Player | None) -> None:
+        """死亡時: the living are polled, and the dead player's own skills that act on it."""
+        own = [(player, s, t) for s in self.skills_of(player, suppressed=True) for t in s.triggers.get("death", ())]
+        outer, self.departed = self.departed, player
+        try:
+            self.open_window("death", {"death": Dying(player, None), "killer": killer}, own)
+        finally:
+            self.departed = outer
 
     def _discard_everything(self, player: Player) -> None:
         everything = player.hand + list(player.equips.values()) + player.judge
@@ -181,26 +193,32 @@ class HpMixin:
         self.log(f"{player.label()}的判定牌是{card.label()}")
         self.open_window("judge_before", {"judge": j})
         self.log(f"{player.label()}的判定結果是{j.card.label()}")
-        if self.pending_judgements:
-            self.pending_judgements[-1].append(j)
-        else:
-            self.finish_judgement(j)
+        self.after_block(lambda: self.finish_judgement(j))
         return j
 
+    def after_block(self, finish: Callable[[], None]) -> None:
+        """`finish` runs when the block of text now running ends (at once outside any): what a
+        process the text asked for does once the text has acted on its result (a judgement's
+        after-window and discard, a point fight's cards going to the discard pile)."""
+        if self.block_endings:
+            self.block_endings[-1].append(finish)
+        else:
+            finish()
+
     def run_block(self, block: Any, ctx: Ctx, asker: str) -> Any:
-        """Run a card's or skill's block; judgements it made finish when it ends. `asker`
+        """Run a card's or skill's block; what it asked for finishes when it ends. `asker`
         (the skill's name, or the card as used) asks the questions of the block's text."""
-        self.pending_judgements.append([])
+        self.block_endings.append([])
         outer, self.asker = self.asker, asker
         try:
             result = block(ctx)
         except BaseException:  # the game or the turn ended: nothing more opens
-            self.pending_judgements.pop()
+            self.block_endings.pop()
             raise
         finally:
             self.asker = outer
-        for j in self.pending_judgements.pop():
-            self.finish_judgement(j)
+        for finish in self.block_endings.pop():
+            finish()
         return result
 
     def finish_judgement(self, j: Judge) -> None:

@@ -8,6 +8,7 @@ answering cards), choices.py (what skills ask for) and turn.py (the turn and its
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from ..compiler.defs import CardKind, Ctx, Skill, TriggerDef
@@ -17,13 +18,14 @@ from .decisions import Option, Request
 from .extra_turns import ExtraTurnsMixin  # -- issue 10 G3
 from .history import History  # -- issue 10 G2
 from .hp import HpMixin
+from .labelled import LabelledMixin  # -- issue 10 G4
 from .model import (
     MAX_DEPTH,
     PHASE_ZH,
     Budget,
     Card,
     Damage,
-    Judge,
+    Move,
     Player,
     RulesError,
     Use,
@@ -31,6 +33,7 @@ from .model import (
 )
 from .moves import MovesMixin  # -- issue 10 G2
 from .pindian import PointFight, PointFightMixin  # -- issue 10 G3
+from .prohibits import ProhibitsMixin  # -- issue 10 G4
 from .state import StateMixin  # -- issue 10 G1
 from .turn import ACTIVE_KEY, END_PLAY, MAX_ACTIONS_PER_PHASE, TurnMixin
 from .using import EQUIP_USE, UNCOUNTERABLE, UsingMixin, use_mode
@@ -45,7 +48,7 @@ __all__ = ["ACTIVE_KEY", "END_PLAY", "EQUIP_USE", "FROM_DECK", "MAX_ACTIONS_PER_
            "UNCOUNTERABLE", "Game", "use_mode", "where", "zone_zh"]
 
 
-class Game(ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, MovesMixin, ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
+class Game(ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, MovesMixin, ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
     """One table: state, the seeded RNG, the agents, and the processes."""
 
     def __init__(self, library: Any, players: list[Player], deck: list[Card], agents: list[Any],
@@ -77,16 +80,16 @@ class Game(ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, Moves
         self.extra_phases: list[tuple[Player, str]] = []  # to run after the current phase
         self.turn_log: list[Player] = []  # whose turn each turn played was (rulings check it)
         self.phase_log: list[tuple[Player, str]] = []  # every phase run: whose, which
-        self.open_fights: list[PointFight] = []  # fights whose cards wait for their block's end
         self.fight_log: list[PointFight] = []  # every point fight, in order
         self.judged_player: Player | None = None  # whose delayed trick is being judged
-        self.pending_judgements: list[list[Judge]] = []
+        self.block_endings: list[list[Callable[[], None]]] = []  # per running block: what ends with it
         self.crediting: set[str] | None = None  # skills that shaped the choice being made
         self.judge_as: dict[int, CardKind] = {}  # judge-area cards used as another trick
         self._rules: tuple[Skill, ...] | None = None
         self._skills: dict[int, list[Skill]] = {}  # seat -> skills, until changed_skills()
         self.set_aside: frozenset[int] = frozenset()  # equipped cards being converted right now
         self.asker = ""  # the skill or card whose text is running: it asks the text's questions
+        self.departed: Player | None = None  # -- issue 10 G5: the dead player whose 死亡時 is open
         self.history = History(on=library.history_used)  # -- issue 10 G2: moves, when text queries them
 
     # ------------------------------------------------------------ log and questions
@@ -204,9 +207,11 @@ class Game(ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, Moves
         card = p.equips.get(skill.slot) if skill.slot else None
         return card.uid if card is not None and card.kind.skill is skill else -1
 
-    def modifier_total(self, p: Player, name: str, ctx_vars: dict | None = None) -> int:
+    def modifier_total(self, p: Player, name: str, ctx_vars: dict | None = None, card: Any = None) -> int:
         total = 0
         for m in self.modifiers(p, name):
+            if m.matches is not None and (card is None or not m.matches(card)):  # -- issue 10 G4: its pattern only
+                continue
             ctx = Ctx(self, {"you": p, **(ctx_vars or {})})
             if m.cond is None or m.cond(ctx):
                 value = m.value(ctx)
@@ -264,15 +269,20 @@ class Game(ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, Moves
 
     def changed_skills(self) -> None:
         self._listeners = None
+        self._forbid_table = None  # -- issue 10 G4: the prohibits in play
         self._skills.clear()
 
-    def open_window(self, window: str, variables: dict[str, Any]) -> None:
+    def open_window(self, window: str, variables: dict[str, Any],
+                    extra: list[tuple[Player, Skill, TriggerDef]] | None = None) -> None:
         """Poll every trigger on `window`: players from the current one in seat order; for
-        one player, hero skills before equipment, in the order the player chooses, each once."""
+        one player, hero skills before equipment, in the order the player chooses, each once.
+        `extra`: triggers of a player the listeners leave out (the dead, at their death)."""
         self.windows_opened += 1
         if self.tracing:
             self.lines.append(f"  〔時機〕{window_label(window, variables)}")
         entries = self.listeners().get(window)
+        if extra:  # -- issue 10 G5
+            entries = (entries or []) + extra
         if not entries:
             return
         n = len(self.players)
@@ -302,7 +312,16 @@ class Game(ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, Moves
             if trig.optional and not self.confirm(p, "是否發動？", INVOKE, NOT_INVOKE, skill.name):
                 self.log(f"{p.label()}不發動【{skill.name}】")
                 continue
-            self._fire(p, skill, trig, ctx, variables["damage"].amount if trig.each_point else 1)
+            self._fire(p, skill, trig, ctx, self._times(trig, variables))
+
+    @staticmethod
+    def _times(trig: TriggerDef, variables: dict[str, Any]) -> int:
+        """How often a firing repeats: per point of its damage, per card of its move."""
+        if trig.each_point:
+            return variables["damage"].amount
+        if trig.each_card:  # -- issue 10 G5
+            return len(variables["move"].cards)
+        return 1
 
     def _fire(self, p: Player, skill: Skill, trig: TriggerDef, ctx: Ctx, times: int) -> None:
         budget = self.budget
@@ -311,6 +330,9 @@ class Game(ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, Moves
             if i and (not p.alive or (trig.optional and not self.confirm(
                     p, "是否再次發動？", INVOKE, NOT_INVOKE, skill.name))):
                 break
+            if trig.each_card:  # -- issue 10 G5: each firing hears one card of the move
+                move = ctx.vars["move"]
+                ctx.vars["move"] = Move(move.player, move.zone, move.cards[i], move.cards)
             budget.steps -= 1  # a firing costs a step even when its body is empty
             if budget.steps < 0:
                 budget.ran_out(trig.span)
@@ -338,9 +360,12 @@ class Game(ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, Moves
                leaving: bool = False) -> Ctx | None:
         """The context to fire a trigger in, or None when it cannot fire now."""
         p, skill, trig = entry
-        if not p.alive:
+        if not p.alive and p is not self.departed:  # -- issue 10 G5: the dead act at their death
             return None
         if p.spent and skill.name in p.spent:  # -- issue 10 G1: a spent limited or wake skill
+            return None
+        damage = variables.get("damage")  # -- issue 10 G5: a prevented damage ends its windows
+        if damage is not None and damage.prevented:
             return None
         if skill.slot and not leaving and (
                 p.equips.get(skill.slot) is None or p.equips[skill.slot].kind.skill is not skill):

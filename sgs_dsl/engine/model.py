@@ -61,6 +61,7 @@ class UsedCard:
     rank: int
     subcards: tuple[Card, ...]
     nature: str = "normal"
+    filtered: bool = False  # -- issue 10 G6: one real card read through its holder's filters
 
     @property
     def name(self) -> str:
@@ -81,9 +82,14 @@ class UsedCard:
 
     @property
     def is_virtual(self) -> bool:
-        return len(self.subcards) != 1 or self.subcards[0].kind is not self.kind
+        return not self.filtered and (len(self.subcards) != 1 or self.subcards[0].kind is not self.kind)
 
     def label(self) -> str:
+        if self.filtered:  # -- issue 10 G6: the printed face, then what it counts as
+            card = self.subcards[0]
+            name = f"【{self.kind.name}】" if self.kind is not card.kind else ""
+            suit = SUIT_ZH[self.suit] if self.suit != card.suit else ""
+            return f"{card.label()}(視為{suit}{name})"
         if not self.is_virtual:
             return self.subcards[0].label()
         inner = "、".join(c.label() for c in self.subcards)
@@ -145,6 +151,7 @@ class Use:
     armor_off: set[int] = attrs.field(factory=set)
     need: dict[int, int] = attrs.field(factory=dict)  # target -> cancels needed (default 1)
     no_response: set[int] = attrs.field(factory=set)  # seats that may not respond to it
+    damage_bonus: int = 0  # -- issue 10 G5: added to each damage its card deals (酒), from the start
     vars: dict[str, Any] = attrs.field(factory=dict)
 
     def key(self, target: Player | None) -> int:

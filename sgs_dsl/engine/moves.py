@@ -160,12 +160,3 @@ class MovesMixin:
         cards = [c for cards in p.piles.values() for c in cards]
         if cards:
             self.move_cards(cards, "discard")
-
-    # ------------------------------------------------------------ periods of the history
-    def play_turn(self, player: Player, start: str | None = None) -> None:
-        self.history.start_turn(player.seat, len(self.damage_log))
-        super().play_turn(player, start)  # type: ignore[misc]
-
-    def run_phase(self, player: Player, phase: str) -> None:
-        self.history.start("phase", len(self.damage_log))
-        super().run_phase(player, phase)  # type: ignore[misc]

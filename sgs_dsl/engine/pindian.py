@@ -6,8 +6,6 @@ text's block ends, the fight cards still in the processing area go to the discar
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
 from .decisions import Option
@@ -63,7 +61,7 @@ class PointFightMixin:
         for card in (first, second):
             self.place(card, "processing")
         fight = PointFight(a, b, first, second, first.rank, second.rank)
-        self.open_fights.append(fight)
+        self.after_block(lambda: self._close_fight(fight))  # the text acts on the result first
         self.log(f"拼點牌亮出：{a.label()}{first.label()}，{b.label()}{second.label()}")
         self.open_window("point_shown", {"fight": fight})
         result = "平局" if fight.tie else f"{fight.winner.label()}贏"
@@ -89,20 +87,8 @@ class PointFightMixin:
         if old in self.processing:
             self.to_discard([old])
 
-    def run_block(self, block: Any, ctx: Any, asker: str) -> Any:
-        """A block, then the cards of the fights it asked for go to the discard pile, unless a
-        skill took them (the text acts on the result first, as with a judgement)."""
-        mark = len(self.open_fights)
-        try:
-            return super().run_block(block, ctx, asker)  # type: ignore[misc]
-        finally:
-            if len(self.open_fights) > mark:
-                self._close_fights(mark)
-
-    def _close_fights(self, mark: int) -> None:
-        closing = self.open_fights[mark:]
-        del self.open_fights[mark:]
-        for fight in closing:
-            left = [c for c in (fight.source_card, fight.target_card) if c in self.processing]
-            if left:
-                self.to_discard(left)
+    def _close_fight(self, fight: PointFight) -> None:
+        """The fight's cards that no skill took go to the discard pile."""
+        left = [c for c in (fight.source_card, fight.target_card) if c in self.processing]
+        if left:
+            self.to_discard(left)

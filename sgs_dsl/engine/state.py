@@ -23,7 +23,6 @@ KINGDOM_ZH = {"wei": "魏", "shu": "蜀", "wu": "吳", "qun": "群", "god": "神
 class StateMixin:
     """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
 
-    phase_now: str | None = None  # the phase being played (current_phase()), None between phases
     _expiring: dict[str, list[Callable[[], None]]] | None = None  # scope -> what to undo at its end
     _memory: dict[str, Any] | None = None  # the game's own remembered values
 
@@ -36,24 +35,12 @@ class StateMixin:
             self._expiring = {}
         self._expiring.setdefault(scope, []).append(undo)
 
-    def clear_marks(self, until: str) -> None:
-        super().clear_marks(until)  # type: ignore[misc]
+    def expire(self, until: str) -> None:
+        """What was set to last until `until` (or a shorter scope it ends) is undone."""
         if self._expiring:
             for scope in _ENDS.get(until, ()):
                 for undo in self._expiring.pop(scope, ()):
                     undo()
-
-    def run_phase(self, player: Player, phase: str) -> None:
-        outer, self.phase_now = self.phase_now, phase
-        try:
-            super().run_phase(player, phase)  # type: ignore[misc]
-        finally:
-            self.phase_now = outer
-
-    def new_round(self, player: Player) -> None:
-        """A round begins with the first seat's turn: what lasts a round ends."""
-        if player is self.players[0]:
-            self.clear_marks("round")
 
     # ------------------------------------------------------------ max hp
     def change_max_hp(self, player: Player, delta: int) -> None:

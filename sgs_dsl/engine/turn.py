@@ -21,6 +21,7 @@ from .model import (
 from .using import use_mode
 
 MAX_ACTIONS_PER_PHASE = 300
+MAX_EXTRA_PHASES = 100  # extra phases in a row: more is text that grants itself phases forever
 END_PLAY = "結束出牌"  # the play-phase option that ends the phase
 ACTIVE_KEY = "skill:"  # Player.used key prefix for a skill's play-phase uses
 
@@ -29,16 +30,27 @@ class TurnMixin:
     """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
 
     on_free_time: Callable[[], None] | None = None  # the invariant check, when a game runs with one
+    last_regular_seat: int | None = None  # the seat of the last regular (not extra) turn: rounds
+    phase_now: str | None = None  # the phase being played (current_phase()), None between phases
 
     # ------------------------------------------------------------ the turn
-    def play_turn(self, player: Player, start: str | None = None) -> None:
+    def play_turn(self, player: Player, start: str | None = None, extra: bool = False) -> None:
         """A whole turn; with `start`, the turn is taken up at that phase (rulings set a
-        table mid-turn): the turn windows before it are not opened again."""
-        self.changed_skills()
-        self.new_round(player)  # -- issue 10 G1: the first seat's turn starts a round
+        table mid-turn): the turn windows before it are not opened again. What starts and
+        ends with a turn happens here, in this order: the round (a regular turn whose seat is
+        at or before the last regular one's), a skipped turn (skip_turn), the turn's history,
+        the windows, turning face up, the phases."""
+        self.extra_phases.clear()  # phases granted in a turn that ended early are lost with it
+        if not extra:
+            self._maybe_new_round(player)
         self.current = player
         self.turns += 1
         self.log(f"—— 第{self.turns}回合：{player.label()} ——")
+        if start is None and self.turn_skipped(player):  # skip_turn: the turn counts, nothing is played
+            return
+        self.changed_skills()
+        self.turn_log.append(player)
+        self.history.start("turn", len(self.damage_log))
         turn = Phase("turn", player)
         player.turn_cards = []
         if start is None:
@@ -47,7 +59,7 @@ class TurnMixin:
         try:
             if start is None:
                 self.open_window("turn_before", {"turn": turn})
-                if self.turns_back(player):  # -- issue 10 G1: turned over, the turn is skipped
+                if self.turns_back(player):  # turned over: face up again, and the turn is skipped
                     return
                 self.open_window("turn_start", {"turn": turn})
             for phase in PHASES[PHASES.index(start or PHASES[0]):]:
@@ -70,18 +82,61 @@ class TurnMixin:
                 self.to_discard(list(self.processing))
             self.use_stack.clear()
 
-    def run_phase(self, player: Player, phase: str) -> None:
-        info = Phase(phase, player)
-        self.budget.new_action()
-        self.open_window("phase_start", {"phase": info})
-        if phase in player.skipped:
-            self.skipped_log.append((player, phase))  # skipped as it started
+    def _maybe_new_round(self, player: Player) -> None:
+        """A round (輪) starts with the first regular turn, and with each one whose seat is at
+        or before the previous regular turn's (the seat order wrapped round): what lasts a
+        round ends, and the history starts a new round."""
+        last, self.last_regular_seat = self.last_regular_seat, player.seat
+        if last is not None and player.seat > last:
             return
+        self.clear_marks("round")
+        self.history.start_round(len(self.damage_log))
+
+    def run_phase(self, player: Player, phase: str) -> None:
+        """A phase, then the extra phases granted during it, first granted first."""
+        self._one_phase(player, phase, extra=False)
+        for _ in range(MAX_EXTRA_PHASES):
+            if not self.extra_phases:
+                return
+            owner, granted = self.extra_phases.pop(0)
+            if owner.alive:
+                self.log(f"{owner.label()}執行額外的{PHASE_ZH[granted]}階段")
+                self._one_phase(owner, granted, extra=True)
+        raise RulesError(f"runaway text: more than {MAX_EXTRA_PHASES} extra phases in a row")
+
+    def _one_phase(self, player: Player, phase: str, extra: bool) -> None:
+        """階段開始前 (only when someone listens), then the phase's windows and body. A skip of
+        the regular phase does not reach an extra one, nor a skip of an extra one the regular."""
+        held = extra and phase in player.skipped
+        if held:
+            player.skipped.discard(phase)
+        info = Phase(phase, player)
+        outer, self.phase_now = self.phase_now, phase
         try:
-            getattr(self, f"_phase_{phase}")(player, info)
-            self.open_window("phase_end", {"phase": info})
+            if self.listeners().get("phase_before"):
+                self.budget.new_action()
+                self.open_window("phase_before", {"phase": info})
+                if phase in player.skipped:
+                    self.log(f"{player.label()}跳過{PHASE_ZH[phase]}階段")
+                    self.skipped_log.append((player, phase))
+                    return
+            self.phase_log.append((player, phase))
+            player.play_ended = False
+            self.history.start("phase", len(self.damage_log))
+            self.budget.new_action()
+            self.open_window("phase_start", {"phase": info})
+            if phase in player.skipped:
+                self.skipped_log.append((player, phase))  # skipped as it started
+                return
+            try:
+                getattr(self, f"_phase_{phase}")(player, info)
+                self.open_window("phase_end", {"phase": info})
+            finally:
+                self.clear_marks("phase")
         finally:
-            self.clear_marks("phase")
+            self.phase_now = outer
+            if extra:
+                (player.skipped.add if held else player.skipped.discard)(phase)
 
     def _phase_prepare(self, player: Player, info: Phase) -> None:
         pass  # only skills act here (觀星, 洛神): they listen on phase_start

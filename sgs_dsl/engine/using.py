@@ -49,6 +49,8 @@ class UsingMixin:
                 continue
             if pattern is not None and not pattern(UsedCard.of(c)):
                 continue
+            if self.forbidden_in(p, context, UsedCard.of(c)):  # -- issue 10 G4: prohibits
+                continue
             yield c.label(), c.kind, (c,)
         for skill in self.skills_of(p):
             for va in skill.view_as:
@@ -63,6 +65,8 @@ class UsingMixin:
                 if len(pool) < va.count:
                     continue
                 if pattern is not None and not pattern(UsedCard.virtual(kind, tuple(pool[:va.count]))):
+                    continue
+                if self.forbidden_in(p, context, UsedCard.virtual(kind, tuple(pool[:va.count]))):  # -- issue 10 G4
                     continue
                 key = (skill.name, kind.name)
                 if key in seen:
@@ -99,8 +103,9 @@ class UsingMixin:
         if kind.type == "delayed" and any(self.judged_kind(c) is kind for c in target.judge):
             return False
         if distance and kind.distance is not None and target is not user:
-            limit = kind.distance + self.modifier_total(user, "trick_distance")
-            if self.distance(user, target) > limit and not self.unlimited(user, "trick_distance"):
+            probe = card if card.kind is kind else UsedCard.virtual(kind)  # -- issue 10 G4: per pattern
+            limit = kind.distance + self.modifier_total(user, "trick_distance", card=probe)
+            if self.distance(user, target) > limit and not self.unlimited(user, "trick_distance", probe):
                 return False
         if self.forbidden(target, "target", card, user):
             return False
@@ -110,19 +115,11 @@ class UsingMixin:
                 return False
         return True
 
-    def forbidden(self, p: Player, kind: str, card: UsedCard, user: Player) -> bool:
-        """A `forbid` of p's skills stops this (p cannot be targeted by / use the card)."""
-        for skill in self.skills_of(p):
-            for f in skill.forbids:
-                if f.kind == kind and f.matches(card) and (
-                        f.cond is None or f.cond(Ctx(self, {"you": p, "user": user, "card": card}))):
-                    self.credit(f.skill)
-                    return True
-        return False
-
-    def unlimited(self, p: Player, name: str) -> bool:
-        """A modifier `name = unlimited` of p's skills applies."""
+    def unlimited(self, p: Player, name: str, card: UsedCard | None = None) -> bool:
+        """A modifier `name = unlimited` of p's skills applies (to this card, if it has a pattern)."""
         for m in self.modifiers(p, name):
+            if m.matches is not None and (card is None or not m.matches(card)):  # -- issue 10 G4
+                continue
             if m.op == "=" and m.value(Ctx(self, {"you": p})) is None and (
                     m.cond is None or m.cond(Ctx(self, {"you": p}))):
                 self.credit(m.skill)
@@ -134,7 +131,7 @@ class UsingMixin:
 
     def can_play(self, p: Player, kind: CardKind, card: UsedCard, ignore_limit: bool = False) -> bool:
         mode = use_mode(kind, "play")
-        if mode is None:
+        if mode is None or self.forbidden(p, "use", card, p):  # -- issue 10 G4: a prohibit on using it
             return False
         if not ignore_limit:
             limit = self.use_limit(p, kind)
@@ -227,7 +224,7 @@ class UsingMixin:
                 if c.kind is not kind:  # a converted card lies there as the trick it was used as
                     self.judge_as[c.uid] = kind
             return use
-        self.to_processing(card.subcards, "use")
+        self.to_processing([c for c in card.subcards if c not in self.processing], "use")  # -- issue 10 G5
         self.use_stack.append(use)
         try:
             self._resolve_use(use)
@@ -411,7 +408,7 @@ class UsingMixin:
         if mode == "play":
             player.turn_cards.append(card.kind.rule_name)
             self.log(f"{player.label()}打出{card.label()}")
-            self.to_processing(card.subcards, "play")
+            self.to_processing([c for c in card.subcards if c not in self.processing], "play")  # -- issue 10 G5
             self.open_window("played", {"use": None, "card": card, "user": player, "target": None})
             leftovers = [c for c in card.subcards if c in self.processing]
             self.to_discard(leftovers)
@@ -421,6 +418,34 @@ class UsingMixin:
         else:
             self.use_card(player, card, [], "respond", responded=responded)
         return True
+
+    # -- issue 10 G5: a card another player provides is that real card
+    def provide_card(self, provider: Player, kind_name: str, pattern: Any, beneficiary: Player) -> UsedCard | None:
+        """The provider plays out (打出) a matching card on the beneficiary's behalf; the real
+        card stays in the processing area, for the beneficiary to use or play (None: refused)."""
+        if not provider.alive:
+            return None
+        kind = self.library.cards[kind_name]
+        asked = Asked(provider, UsedCard.virtual(kind), pattern, "play")
+        self.open_window("asked", {"asked": asked, "use": self.use_stack[-1] if self.use_stack else None,
+                                   "target": provider})
+        if asked.provided is not None:  # the provider's own skills gave it (八卦陣)
+            return asked.provided
+        options = [Option("打出" + label, (k, subcards))
+                   for label, k, subcards in self.castable(provider, "play_response", pattern)]
+        if not options:
+            return None
+        options.append(Option("不打出", None))
+        choice = self.ask(provider, "respond", f"是否為{beneficiary.label()}打出【{kind_name}】？", options).value
+        if choice is None:
+            return None
+        k, subcards = choice
+        card = self.make_card(k, self.resolve_subcards(provider, k, subcards))
+        provider.turn_cards.append(card.kind.rule_name)
+        self.log(f"{provider.label()}打出{card.label()}")
+        self.to_processing(card.subcards, "play")
+        self.open_window("played", {"use": None, "card": card, "user": provider, "target": None})
+        return card if all(c in self.processing for c in card.subcards) else None
 
 
 def on_whom(use: Use, target: Player | None) -> str:

@@ -171,6 +171,7 @@ class ZonesMixin:
         if keep:
             kept = player.equips.get(keep)
             pool = [c for c in pool if c is not kept]
+        pool = self.discardable(player, pool)  # -- issue 10 G4: forbid discard
         if n <= 0:
             return True
         if len(pool) < n:

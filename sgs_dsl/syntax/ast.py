@@ -124,7 +124,15 @@ class Filter:
     span: Span
 
 
-Expr = Int | Str | SuitLit | Var | Field | Call | Arith | Compare | Logic | Not | Neg | Is | Filter
+@frozen
+class ListLit:
+    """-- issue 10 G4: `["摸兩張牌", "回復1點體力"]`, `[殺, 閃]`: a list written out."""
+
+    items: tuple[Expr, ...]
+    span: Span
+
+
+Expr = Int | Str | SuitLit | Var | Field | Call | Arith | Compare | Logic | Not | Neg | Is | Filter | ListLit
 
 
 # ---------------------------------------------------------------- statements
@@ -278,6 +286,7 @@ class Forbid:
     pattern: Pattern
     cond: Expr | None
     span: Span
+    subject: Name | None = None  # -- issue 10 G4: who is bound: you (default), others, all
 
 
 @frozen
@@ -290,7 +299,27 @@ class StateDecl:
     span: Span
 
 
-Member = Prop | UseClause | ChooseClause | Block | Trigger | Modifier | ViewAs | Active | Forbid | StateDecl
+@frozen
+class FilterSkill:
+    """-- issue 10 G6: `filter PATTERN as SUIT|CARD when COND;`: the owner's cards count as another."""
+
+    pattern: Pattern
+    target: PatAtom
+    cond: Expr | None
+    span: Span
+
+
+@frozen
+class Equipped:
+    """-- issue 10 G6: `equipped CARD when COND;`: the owner has that equipment while its slot is empty."""
+
+    card: Name
+    cond: Expr | None
+    span: Span
+
+
+Member = (Prop | UseClause | ChooseClause | Block | Trigger | Modifier | ViewAs | Active | Forbid | StateDecl
+          | FilterSkill | Equipped)
 
 
 # ---------------------------------------------------------------- top-level definitions

@@ -1,0 +1,70 @@
+"""Issue 10 G4: the arguments of labelled choices, checked at load time: the labels of
+`choose_option` (text written out, distinct, each saying what it does), the availability of
+each option (`offer:`, one condition per label) and the card names `declare` offers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..syntax import ast
+from ..syntax.diagnostics import did_you_mean
+from ..syntax.names import normalize
+
+ARG_TYPES = ("labels", "offers", "card_names")
+BARE = ("是", "否")  # answers that do not say what they do
+
+
+def argument(c: Any, a: Any, ptype: str, scope: Any) -> Callable[[Any], Any]:
+    if not isinstance(a, ast.ListLit) or not a.items:
+        example = {"labels": '["回復1點體力", "摸兩張牌"]', "offers": "[you.hurt, true]",
+                   "card_names": "[NAME, NAME] of cards"}[ptype]
+        c.error(a.span, f"expected a list written out here, e.g. {example}",
+                "the options are fixed in the text, so a ruling can name them")
+        return lambda ctx: None
+    if ptype == "labels":
+        return _labels(c, a)
+    if ptype == "card_names":
+        return _card_names(c, a)
+    conds = tuple(c.expr_bool(i, scope) for i in a.items)
+    return lambda ctx: [bool(f(ctx)) for f in conds]
+
+
+def _labels(c: Any, a: ast.ListLit) -> Callable[[Any], Any]:
+    labels: list[str] = []
+    for item in a.items:
+        if not isinstance(item, ast.Str) or not item.value.strip():
+            c.error(item.span, "an option of 'choose_option' must be written as text",
+                    'it is the answer a ruling names, e.g. "摸兩張牌"')
+            continue
+        label = item.value.strip()
+        if label in BARE:
+            c.error(item.span, f"the option '{label}' does not say what it does", 'name the action, e.g. "摸兩張牌"')
+        if label in labels:
+            c.error(item.span, f"the option '{label}' is offered twice", "give each option its own label")
+        labels.append(label)
+    return lambda ctx: list(labels)
+
+
+def _card_names(c: Any, a: ast.ListLit) -> Callable[[Any], Any]:
+    names: list[str] = []
+    for item in a.items:
+        text = item.name if isinstance(item, ast.Var) else None
+        kind = c.cards.get(normalize(text)) or c.cards.get(text.lower()) if text else None
+        if kind is None:
+            c.error(item.span, f"unknown card '{text}'" if text else "expected a card name here",
+                    (did_you_mean(text, c.card_names()) if text else "") or "write the names of cards of the library")
+            continue
+        if kind.name in names:
+            c.error(item.span, f"the card name '{kind.name}' is offered twice", "name each card once")
+        names.append(kind.name)
+    return lambda ctx: list(names)
+
+
+def check_offers(c: Any, call: ast.Call) -> None:
+    """`offer:` gives one condition per option of `choose_option`."""
+    offer = next((v for k, v in call.kwargs if k.text == "offer"), None)
+    labels = call.args[1] if len(call.args) > 1 else None
+    if isinstance(offer, ast.ListLit) and isinstance(labels, ast.ListLit) and len(offer.items) != len(labels.items):
+        c.error(offer.span, f"'offer:' gives {len(offer.items)} conditions for {len(labels.items)} options",
+                "one condition per option, in the same order; `true` for one always offered")

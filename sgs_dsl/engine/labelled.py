@@ -1,0 +1,44 @@
+"""Labelled choices (issue 10 G4, item 6): a choice among effects, each option labelled by
+what it does and offered only while its condition holds; choosing cards from a list or a
+filtered zone; declaring (宣告) a card name from a set."""
+
+from __future__ import annotations
+
+from .decisions import Option
+from .model import Card, Player
+from .using import DONE
+
+
+class LabelledMixin:
+    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+
+    def choose_option(self, chooser: Player, labels: list[str], offer: list[bool] | None,
+                      prompt: str = "") -> str | None:
+        """The label the chooser picks among the options offered; none when none is."""
+        offered = [label for i, label in enumerate(labels) if offer is None or (i < len(offer) and offer[i])]
+        if not offered:
+            return None
+        label = self.ask(chooser, "option", prompt or "選擇一項", [Option(x, x) for x in offered]).value
+        self.log(f"{chooser.label()}選擇了「{label}」")
+        return label
+
+    def declare(self, chooser: Player, names: list[str], prompt: str = "") -> str:
+        name = self.ask(chooser, "declare", prompt or "宣告一種牌名", [Option(f"【{n}】", n) for n in names]).value
+        self.log(f"{chooser.label()}宣告了【{name}】")
+        return name
+
+    def choose_among(self, chooser: Player, pool: list[Card], least: int, most: int) -> list[Card]:
+        """Between least and most of the cards, one at a time (fewer when there are fewer)."""
+        chosen: list[Card] = []
+        while len(chosen) < most:
+            rest = [c for c in pool if c not in chosen]
+            if not rest:
+                break
+            options = [Option(c.label(), c) for c in rest]
+            if len(chosen) >= least:
+                options.append(Option(DONE, None))
+            pick = self.ask(chooser, "pick_card", f"選擇牌（{len(chosen) + 1}）", options).value
+            if pick is None:
+                break
+            chosen.append(pick)
+        return chosen

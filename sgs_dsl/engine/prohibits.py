@@ -1,0 +1,73 @@
+"""Prohibits (禁止技, issue 10 G4): `forbid KIND(PATTERN) [for SUBJECT] [when COND];` of any
+living player's skills binds its subject (the owner, the others, or everyone) on every path
+that uses, plays, answers with, targets or discards a card. The forbids in play are indexed
+by kind once per change of skills, so a game where no skill forbids anything pays one
+dictionary look-up per question."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..compiler.defs import Ctx, ForbidDef, Skill
+from .model import Card, Player, UsedCard
+
+# What a card produced in each context of `castable` counts as doing, for the prohibits.
+CONTEXT_VERBS: dict[str, tuple[str, ...]] = {
+    "play": ("use",),                      # free time, or a use asked for `on:` a target
+    "dying": ("use",),
+    "respond": ("use", "respond"),         # a card used in answer (閃 to 殺)
+    "counter": ("use", "respond"),         # a card that counters a card (無懈可擊)
+    "play_response": ("play", "respond"),  # a card played out (打出) when asked
+}
+
+Entry = tuple[Player, Skill, ForbidDef]
+
+
+class ProhibitsMixin:
+    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+
+    _forbid_table: dict[str, list[Entry]] | None = None
+
+    def forbid_table(self) -> dict[str, list[Entry]]:
+        """Every forbid of a living player's skills, by kind, in seat order (rebuilt after
+        changed_skills)."""
+        if self._forbid_table is None:
+            table: dict[str, list[Entry]] = {}
+            for owner in self.players:
+                if owner.alive:
+                    for skill in self.skills_of(owner, suppressed=True):
+                        for f in skill.forbids:
+                            table.setdefault(f.kind, []).append((owner, skill, f))
+            self._forbid_table = table
+        return self._forbid_table
+
+    def forbidden(self, p: Player, kind: str, card: UsedCard, user: Player) -> bool:
+        """A forbid binding p stops this: p may not be targeted by (`target`; `user` uses the
+        card), or use, play out, answer with or discard (`user` is p) the card."""
+        entries = self.forbid_table().get(kind)
+        if not entries:
+            return False
+        for owner, skill, f in entries:
+            if (f.subject == "you") != (owner is p) and f.subject != "all":
+                continue
+            if skill.slot == "armor" and self.use_stack and self.armor_ignored(owner):
+                continue
+            if f.matches(card) and (f.cond is None or f.cond(
+                    Ctx(self, {"you": owner, "player": p, "user": user, "card": card}))):
+                self.credit(f.skill)
+                return True
+        return False
+
+    def forbidden_in(self, p: Player, context: str, card: UsedCard) -> bool:
+        """p may not produce this card in a `castable` context (use, play out, respond)."""
+        return any(self.forbidden(p, verb, card, p) for verb in CONTEXT_VERBS.get(context, ()))
+
+    def discardable(self, p: Player, cards: list[Card]) -> list[Card]:
+        """The cards p may discard: those no `forbid discard` binding p matches."""
+        if not self.forbid_table().get("discard"):
+            return cards
+        return [c for c in cards if not self.forbidden(p, "discard", UsedCard.of(c), p)]
+
+    def redirect_refused(self, use: Any, new: Player) -> bool:
+        """A use may not be moved to a player who may not be its target."""
+        return self.forbidden(new, "target", use.card, use.user)

@@ -1,0 +1,146 @@
+"""Issue 10 G5 at unit level: the checker's errors for the new forms (`each_card`, `provide(by:)`,
+`use_provided`, `can_redirect`, `use.damage_bonus`), and the engine's rules for a redirect, the
+last hand card, per-card firing and the damage bonus, called directly. The fixes in play are the
+rulings of tests/rulings/fidelity.ruling."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sgs_dsl.compiler.library import check_paths, load_library
+from sgs_dsl.compiler.runtime import uses_last_hand
+from sgs_dsl.engine.model import Move, Use, UsedCard
+from sgs_dsl.rulings.parser import parse_rulings
+from sgs_dsl.rulings.runner import build_table
+
+DATA = Path(__file__).parent / "data"
+HEROES = [DATA / "mech_fidelity.sgs", DATA / "mech_damage_turns.sgs"]
+
+
+@pytest.fixture(scope="module")
+def library():
+    return load_library(HEROES)
+
+
+def check(tmp_path: Path, text: str):
+    path = tmp_path / "bad.sgs"
+    path.write_text(text, encoding="utf-8")
+    return check_paths([path])
+
+
+def skill(body: str) -> str:
+    return f'skill 例 li "測試" {{\n{body}\n}}\n'
+
+
+@pytest.mark.parametrize("body, message, hint", [
+    ("  on damaged each_card { draw(you, 1); }", "`each_card` repeats per card of a move", "cards_lost"),
+    ("  on cards_lost each_crad { draw(you, 1); }", "unknown trigger flag 'each_crad'", "each_card"),
+    ("  on asked { provide(閃, by: 1); }", "expected player", ""),
+    ("  active { use_provided(you, 殺, on: others(you)); }", "'use_provided' takes 3 arguments", ""),
+    ("  on targeted { if can_redirect(you, you) { draw(you, 1); } }", "expected use, found player", ""),
+    ("  on using { set use.damage_bonus = true; }", "'use.damage_bonus' is int, not bool", ""),
+    ("  on using { set use.card = 1; }", "'use.card' cannot be changed", "damage_bonus"),
+])
+def test_new_forms_are_checked_with_located_errors(tmp_path, body, message, hint):
+    found = check(tmp_path, skill(body))
+    assert found, f"no error for {body!r}"
+    first = found[0]
+    assert first.span.line == 2 and message in first.message, first.render()
+    assert hint in first.hint or hint in first.message
+    assert "bad.sgs:2:" in first.render()
+
+
+def test_the_test_heroes_check_clean():
+    assert check_paths(HEROES) == []
+
+
+RULING = """
+ruling "桌" {
+  source "issue 10 item 9";
+  seat 1 lord hand [殺 ♠7] equip [赤兔 ♥5];
+  seat 2 rebel hero 孫尚香 equip [青釭劍 ♠6, 八卦陣 ♠2];
+  seat 3 loyalist;
+  deck [閃 ♦2, 閃 ♦3, 閃 ♦4, 閃 ♦5];
+  phase 1 play;
+}
+"""
+
+
+def table(library):
+    ruling = parse_rulings(RULING, "t.ruling", library)[0]
+    game, _script = build_table(ruling, library)
+    return game
+
+
+class Ctx:
+    def __init__(self, game):
+        self.game, self.vars = game, {}
+
+
+def test_the_last_hand_card_is_all_the_hand_and_only_hand_cards(library):
+    game = table(library)
+    p = game.players[0]
+    slash, horse = p.hand[0], p.equips["offense_horse"]
+    kind = slash.kind
+    assert uses_last_hand(Ctx(game), p, UsedCard.of(slash))
+    assert not uses_last_hand(Ctx(game), p, UsedCard.virtual(kind, (slash, horse)))
+    p.hand.clear()
+    assert not uses_last_hand(Ctx(game), p, UsedCard.virtual(kind, (horse,)))  # empty hand, equipment
+    assert not uses_last_hand(Ctx(game), p, UsedCard.virtual(kind))  # made of no card
+
+
+def test_a_use_is_never_redirected_onto_a_target_it_has(library):
+    game = table(library)
+    a, b, c = game.players
+    use = Use(UsedCard.of(a.hand[0]), a, [b, c], "play")
+    assert not game.can_redirect(use, c) and not game.can_redirect(use, a)
+    game.redirect(use, b, c)
+    assert use.targets == [b, c]
+    single = Use(UsedCard.of(a.hand[0]), a, [b], "play")
+    assert game.can_redirect(single, c)
+    game.redirect(single, b, c)
+    assert single.targets == [c]
+
+
+def test_each_card_fires_once_per_card_and_sees_that_card(library, monkeypatch):
+    game = table(library)
+    owner = game.players[1]
+    seen = []
+    monkeypatch.setattr(game, "draw", lambda p, n: seen.append((p, n)))
+    (entry,) = [e for e in game.listeners()["cards_lost"] if e[1].name == "梟姬"]
+    assert entry[2].each_card
+    lost = list(owner.equips.values())
+    ctx_cards = []
+    original = game.run_block
+
+    def spy(block, ctx, asker):
+        ctx_cards.append(ctx.vars["move"].card)
+        return original(block, ctx, asker)
+
+    monkeypatch.setattr(game, "run_block", spy)
+    game.confirm = lambda *args, **kw: True
+    game._fire_own([entry], {"move": Move(owner, "equip", lost[0], lost)}, "cards_lost")
+    assert seen == [(owner, 2), (owner, 2)]
+    assert ctx_cards == lost
+
+
+def test_a_damage_carries_its_uses_bonus_from_the_start_and_not_by_transmission(library):
+    game = table(library)
+    a, b, c = game.players
+    card = UsedCard.of(a.hand[0])
+    use = Use(card, a, [b], "play", damage_bonus=1)
+    amounts = []
+
+    def window(name, variables, extra=None):
+        if "damage" in variables:
+            amounts.append((name, variables["damage"].amount))
+
+    game.open_window = window
+    game.use_stack.append(use)
+    game.damage(b, 1, source=a, card=card)
+    game.damage(c, 1, source=a, card=card, chained=True)
+    game.damage(c, 1, source=a, card=UsedCard.of(a.equips["offense_horse"]))  # not the use's card
+    assert amounts[0] == ("causing_damage", 2)
+    assert (b.hp, c.hp) == (3 - 2, 4 - 1 - 1)  # 孫尚香 takes 2; seat 3 takes 1 twice
