@@ -39,7 +39,10 @@ class MovesMixin:
                 self.lines.append(f"  〔移動〕{card.label()}：{where(*src)} → {where(zone, owner)}")
         if self.history.on:
             self.history.record(cards, sources, zone, owner, reason)
-        self._lost([(cards, sources, zone, owner)])
+        for lost_from, _ in sources:
+            if lost_from == "hand" or lost_from == "equip":  # most moves lose nothing: no window
+                self._lost([(cards, sources, zone, owner)])
+                return
 
     def swap_hands(self, a: Player, b: Player) -> None:
         """The two hands change places in one simultaneous move (each is lost and gained)."""

@@ -58,6 +58,11 @@ class ProhibitsMixin:
                 return True
         return False
 
+    def may_forbid(self, context: str) -> bool:
+        """Some prohibit in play is about what a `castable` context produces (else none can stop it)."""
+        table = self.forbid_table()
+        return bool(table) and any(table.get(verb) for verb in CONTEXT_VERBS.get(context, ()))
+
     def forbidden_in(self, p: Player, context: str, card: UsedCard) -> bool:
         """p may not produce this card in a `castable` context (use, play out, respond)."""
         return any(self.forbidden(p, verb, card, p) for verb in CONTEXT_VERBS.get(context, ()))

@@ -44,12 +44,17 @@ class UsingMixin:
         a real hand card, or a view-as skill's conversion (offered once; cards picked later)."""
         playing_out = context == "play_response"  # 打出 needs no use clause, only a match
         seen = set()
+        guarded = self.may_forbid(context)  # a prohibit in play could stop this context
         for c in p.hand:
             if not playing_out and use_mode(c.kind, context) is None:
                 continue
-            if pattern is not None and not pattern(UsedCard.of(c)):
+            if pattern is None and not guarded:
+                yield c.label(), c.kind, (c,)
                 continue
-            if self.forbidden_in(p, context, UsedCard.of(c)):  # -- issue 10 G4: prohibits
+            used = UsedCard.of(c)
+            if pattern is not None and not pattern(used):
+                continue
+            if guarded and self.forbidden_in(p, context, used):
                 continue
             yield c.label(), c.kind, (c,)
         for skill in self.skills_of(p):
@@ -66,7 +71,7 @@ class UsingMixin:
                     continue
                 if pattern is not None and not pattern(UsedCard.virtual(kind, tuple(pool[:va.count]))):
                     continue
-                if self.forbidden_in(p, context, UsedCard.virtual(kind, tuple(pool[:va.count]))):  # -- issue 10 G4
+                if guarded and self.forbidden_in(p, context, UsedCard.virtual(kind, tuple(pool[:va.count]))):
                     continue
                 key = (skill.name, kind.name)
                 if key in seen:
