@@ -144,7 +144,7 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
             if game.turns >= max_turns:
                 capped, reason = True, f"達到{max_turns}回合上限，平局"
                 break
-            game.take_turn(player)  # with the extra turns granted in it (issue 10 G3)
+            game.take_turn(player)  # with the extra turns granted in it
             if invariants is not None:
                 invariants.check(free_time=True)  # between turns: a free time, fully checked
             player = game.next_alive(player)

@@ -23,7 +23,7 @@ RULING_FILES = sorted((ROOT / "tests" / "rulings").glob("*.ruling")) + [ROOT / "
 DOC = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
 LABELS = DOC[DOC.index("\n## Labels\n"):DOC.index("\n## ", DOC.index("\n## Labels\n") + 1)]
 QUESTION = re.compile(r"〔(?:詢問|唯一選項)〕(\d+號位[^：]*)：(.*?)(?:［(.*)］→ | → )(.*)$")
-CARD = re.compile(r"【[^】]+】(?:[♠♥♣♦](?:10|[2-9AJQK])|\(.*\))")
+CARD = re.compile(r"【[^】]+】(?:[♠♥♣♦](?:10|[2-9AJQK])(?:\(視為.+\))?|\(.*\))")  # a filtered card
 DYING = re.compile(r"\d+號位.+瀕死")  # a rescue is asked in the name of the dying seat
 FACE = re.compile(r"[♠♥♣♦](?:10|[2-9AJQK])")
 RULE_ASKERS = {"出牌階段", "棄牌階段", "選將"}

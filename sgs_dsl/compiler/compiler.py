@@ -15,7 +15,7 @@ from ..engine.windows import WINDOW_BY_ID, WINDOWS
 from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from ..syntax.names import normalize
-from . import choice_check, moves_check, schema, state_check
+from . import choice_check, kinds2_check, moves_check, schema, state_check
 from .defs import (
     ActiveDef,
     CardKind,
@@ -36,8 +36,8 @@ MAX_LOOP = 200
 _STACK_FULL = ("runaway text: it sets itself off again so deep inside its own blocks that Python's "
                "stack is full before the nesting budget")
 
-FORBID_SUBJECTS = ("you", "others", "all")
-CARD_MODIFIERS = ("limit", "targets", "trick_distance")  # -- issue 10 G4: modifiers keyed by a card pattern  # -- issue 10 G4: whom a `forbid` binds
+FORBID_SUBJECTS = ("you", "others", "all")  # whom a `forbid` binds
+CARD_MODIFIERS = ("limit", "targets", "trick_distance")  # modifiers keyed by a card pattern
 _YES_NO = re.compile(r"是否(.+)[？?]")  # a yes/no question: its answers are V and 不V
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
 _COMPARE = {"==": operator.is_, "!=": operator.is_not, "<": operator.lt, "<=": operator.le,
@@ -80,10 +80,10 @@ class Compiler:
         # every `let`/`for` name of the body being compiled, with where it is defined,
         # to tell "used before its let" and "not visible here" from a plain unknown name
         self.defined: dict[str, list[tuple[str, Span]]] = {}
-        # -- issue 10 G2: declared piles (normalized name -> name, public), history queried
+        # declared piles (normalized name -> name, public), history queried
         self.piles: dict[str, tuple[str, bool]] = {}
         self.history_used = False
-        # -- issue 10 G1: the states of the skill being compiled, names checked once the
+        # the states of the skill being compiled, names checked once the
         # library is complete, names set on a damage (`set damage.NAME = ...`)
         self.states: dict[str, state_check.State] = {}
         self.last_state: state_check.State | None = None
@@ -233,7 +233,8 @@ class Compiler:
     def skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members, span: Span) -> Skill:
         triggers: dict[str, list[TriggerDef]] = {}
         modifiers, view_as, actives, forbids = [], [], [], []
-        # -- issue 10 G1: states, tags, and the values set on a use or a damage are readable
+        filters, equipped = [], []
+        # states, tags, and the values set on a use or a damage are readable
         self.states = state_check.declare(self, name, members)
         state_check.check_tags(self, tags, members)
         outer_use, outer_damage = self.use_vars, self.damage_vars
@@ -261,15 +262,20 @@ class Compiler:
                 if f is not None:
                     forbids.append(f)
             elif isinstance(m, ast.Prop) and m.name.text == "pile":
-                continue  # -- issue 10 G2: declared before any text is compiled (moves_check)
+                continue  # declared before any text is compiled (moves_check)
+            elif isinstance(m, ast.FilterSkill):
+                filters.append(kinds2_check.filter_def(self, m, name))
+            elif isinstance(m, ast.Equipped):
+                equipped.append(kinds2_check.equipped_def(self, m))
             else:
                 self.error(m.span, "a skill holds triggers (`on`), modifiers (`modify`), `view_as`, "
                            "`active` and `forbid` only")
-        self.states, self.use_vars, self.damage_vars = {}, outer_use, outer_damage  # -- issue 10 G1
+        self.states, self.use_vars, self.damage_vars = {}, outer_use, outer_damage
         modifiers = [attrs.evolve(m, skill=name) for m in modifiers]
         forbids = [attrs.evolve(f, skill=name) for f in forbids]
         return Skill(name, ident, text, tags, {k: tuple(v) for k, v in triggers.items()}, tuple(modifiers),
-                     tuple(view_as), span, tuple(actives), tuple(forbids))
+                     tuple(view_as), span, tuple(actives), tuple(forbids),
+                     filters=tuple(f for f in filters if f), equipped=tuple(e for e in equipped if e))
 
     def active(self, m: ast.Active, skill: str) -> ActiveDef:
         once = False
@@ -287,7 +293,7 @@ class Compiler:
         return ActiveDef(skill, once, cond, body)
 
     def forbid(self, m: ast.Forbid) -> ForbidDef | None:
-        # -- issue 10 G4: five kinds of prohibit, each binding a subject (the owner by default)
+        # five kinds of prohibit, each binding a subject (the owner by default)
         kinds = ("target", "use", "play", "respond", "discard")
         if m.kind.text not in kinds:
             self.error(m.kind.span, f"unknown forbid '{m.kind.text}'",
@@ -316,14 +322,14 @@ class Compiler:
                 optional = True
             elif tag.text == "each_point":
                 each_point = True
-            elif tag.text == "each_card":  # -- issue 10 G5: once per card of a move
+            elif tag.text == "each_card":  # once per card of a move
                 each_card = True
             elif tag.text != "forced":
                 self.error(tag.span, f"unknown trigger flag '{tag.text}'",
                            did_you_mean(tag.text, flags) or "flags: " + ", ".join(flags))
         if each_point and WINDOW_BY_ID[window].payload != "damage":
             self.error(m.window.span, "`each_point` repeats per point of damage: it needs a damage window")
-        if each_card and WINDOW_BY_ID[window].payload != "move":  # -- issue 10 G5
+        if each_card and WINDOW_BY_ID[window].payload != "move":
             self.error(m.window.span, "`each_card` repeats per card of a move: it needs a move window (cards_lost)")
         variables = {"you": "player", **schema.PAYLOAD_VARS[WINDOW_BY_ID[window].payload]}
         scope = Scope(variables)
@@ -342,7 +348,7 @@ class Compiler:
         matches = self.pattern(m.pattern) if m.pattern is not None else None
         if name in ("limit", "targets") and m.pattern is None:
             self.error(m.name.span, f"`{name}` modifies one kind of card: `modify {name}(CARD) ...` with a card name")
-        if m.pattern is not None and name not in CARD_MODIFIERS:  # -- issue 10 G4: no card to match
+        if m.pattern is not None and name not in CARD_MODIFIERS:  # no card to match
             self.error(m.pattern.span, f"`{name}` is not about a card: it takes no card pattern",
                        "a pattern fits " + ", ".join(f"`{n}(...)`" for n in CARD_MODIFIERS))
         scope = Scope({"you": "player", "user": "player", "card": "card"} if name == "targets" else {"you": "player"})
@@ -353,7 +359,7 @@ class Compiler:
             value = _const(None)
         else:
             value, t = self.expr(m.value, scope)
-            want = "bool" if name == "survive" else "int"  # -- issue 10 G3: survive is true or false
+            want = "bool" if name == "survive" else "int"  # survive is true or false
             if t != want:
                 self.error(m.value.span, f"a modifier's value must be a {'number' if want == 'int' else want}, "
                            f"not {t}", "`modify survive = true when ...`" if want == "bool" else "")
@@ -367,7 +373,7 @@ class Compiler:
         if kind is None:
             return None
         zone = m.zone.text if m.zone is not None else "hand"
-        zone = moves_check.view_as_zone(self, zone) or zone  # -- issue 10 G2: a pile is a source too
+        zone = moves_check.view_as_zone(self, zone) or zone  # a pile is a source too
         if zone not in ("hand", "hand_equip", "equip") and not zone.startswith("pile:"):
             self.error(m.zone.span, f"unknown zone '{zone}' for view_as",
                        did_you_mean(zone, [n for n, _ in self.piles.values()]) or
@@ -533,7 +539,7 @@ class Compiler:
             return lambda ctx: None
         field = s.path[1].text
         base = schema.base_type(t)
-        own = base == "use" and field not in schema.MUTABLE["use"]  # -- issue 10 G5: damage_bonus is a field
+        own = base == "use" and field not in schema.MUTABLE["use"]  # damage_bonus is a field
         arith = s.op != "=" and not own
         value, vtype = (self.expr_int(s.value, scope), "int") if arith else self.expr(s.value, scope)
         if own:
@@ -546,7 +552,7 @@ class Compiler:
             def set_use(ctx: Ctx) -> None:
                 ctx.vars[head.text].vars[name] = value(ctx)
             return set_use
-        if base == "damage" and s.op == "=" and state_check.own_field(field):  # -- issue 10 G1
+        if base == "damage" and s.op == "=" and state_check.own_field(field):
             var, name = head.text, field
             return lambda ctx: ctx.vars[var].vars.__setitem__(name, value(ctx))
         if field not in schema.MUTABLE.get(base, ()):
@@ -554,7 +560,7 @@ class Compiler:
             self.error(s.path[1].span, f"'{head.text}.{field}' cannot be changed",
                        f"changeable fields of {base}: {', '.join(allowed)}" if allowed else f"no field of {base} can be changed")
             return lambda ctx: None
-        ftype = schema.FIELDS[base][field][0]  # -- issue 10 G3: the new value must fit the field
+        ftype = schema.FIELDS[base][field][0]  # the new value must fit the field
         if schema.base_type(vtype) not in (schema.base_type(ftype), "any") and not (
                 vtype == "none" and ftype.endswith("?")):
             self.error(s.value.span, f"'{head.text}.{field}' is {ftype}, not {vtype}")
@@ -650,7 +656,7 @@ class Compiler:
         if isinstance(e, ast.Compare):
             left, lt = self.expr(e.left, scope)
             right, rt = self.expr(e.right, scope)
-            # -- issue 10 G1: a literal compared with a phase name, kingdom or gender
+            # a literal compared with a phase name, kingdom or gender
             left = state_check.literal(self, e.left, rt) or left
             right = state_check.literal(self, e.right, lt) or right
             if e.op in ("==", "!="):
@@ -678,17 +684,17 @@ class Compiler:
             if schema.base_type(t) not in ("card", "any"):
                 self.error(e.expr.span, f"`is` tests a card against a pattern, but this is {t}")
             matches = self.pattern(e.pattern)
-            if e.negate:
-                return (lambda ctx: not matches(value(ctx))), "bool"
-            return (lambda ctx: matches(value(ctx))), "bool"
+            if e.negate:  # a card is tested as its holder's filters make it count
+                return (lambda ctx: not matches(ctx.game.seen(value(ctx)))), "bool"
+            return (lambda ctx: matches(ctx.game.seen(value(ctx)))), "bool"
         if isinstance(e, ast.Filter):
             return self.filter(e, scope)
-        if isinstance(e, ast.ListLit):  # -- issue 10 G4
+        if isinstance(e, ast.ListLit):
             return self.list_lit(e, scope)
         raise AssertionError(f"unknown expression {e!r}")
 
     def list_lit(self, e: ast.ListLit, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
-        """-- issue 10 G4: a list written out: of players, of cards or of text, one type throughout."""
+        """a list written out: of players, of cards or of text, one type throughout."""
         parts = [self.expr(i, scope) for i in e.items]
         types_ = {schema.base_type(t) for _, t in parts} - {"any"}
         if len(types_) > 1:
@@ -730,7 +736,7 @@ class Compiler:
         if base == "use" and e.name in self.use_vars:
             name = e.name
             return (lambda ctx: obj(ctx).vars.get(name)), "any"
-        if base == "damage" and e.name in self.damage_vars and e.name not in schema.DAMAGE_FIELDS:  # -- issue 10 G1
+        if base == "damage" and e.name in self.damage_vars and e.name not in schema.DAMAGE_FIELDS:
             name = e.name
             return (lambda ctx: obj(ctx).vars.get(name)), "any"
         fields = schema.FIELDS.get(base)
@@ -742,6 +748,11 @@ class Compiler:
             self.error(e.span, f"{base} has no field '{e.name}'", hint)
             return _const(None), "any"
         ftype, getter = fields[e.name]
+        if e.name in schema.FILTERED_FIELDS.get(base, ()):  # read through filters
+            def seen(ctx: Ctx) -> Any:
+                value = obj(ctx)
+                return None if value is None else getter(ctx.game.seen(value))
+            return seen, ftype
 
         def get(ctx: Ctx) -> Any:
             value = obj(ctx)
@@ -784,18 +795,18 @@ class Compiler:
                     kwargs[key] = _const(default)
         if name == "confirm":
             kwargs.update(self.confirm_labels(c))
-        if name == "choose_option":  # -- issue 10 G4
+        if name == "choose_option":
             choice_check.check_offers(self, c)
-        if name in ("history", "damage_history"):  # -- issue 10 G2: record moves for it
+        if name in ("history", "damage_history"):  # record moves for it
             self.history_used = True
         impl = IMPLS[name]
         in_card = scope.lookup("user") is not None and scope.lookup("card") is not None
-        if name == "damage" and not any(k.text == "card" for k, _ in c.kwargs):  # -- issue 10 G3: unless explicit
+        if name == "damage" and not any(k.text == "card" for k, _ in c.kwargs):  # unless explicit
             card_fn = (lambda ctx: ctx.vars.get("card")) if in_card else _const(None)
             kwargs["card"] = card_fn
         names = tuple(p.name for p in builtin.params[:n]) + tuple(kwargs)
         counted = tuple((names.index(p), f"{name}({p})") for p in COUNTS.get(name, ()) if p in names)
-        returns = state_check.returns(self, name, c, builtin.returns)  # -- issue 10 G1: recall's type
+        returns = state_check.returns(self, name, c, builtin.returns)  # recall's type
         return _guarded(impl, tuple(args), tuple(kwargs.items()), counted, c.span), returns
 
     def confirm_labels(self, c: ast.Call) -> dict[str, Callable[[Ctx], Any]]:
@@ -830,9 +841,9 @@ class Compiler:
 
     def argument(self, a, ptype: str, scope: Scope) -> Callable[[Ctx], Any]:
         """Arguments whose type is a name domain (pattern, nature, phase, zone, slot) are resolved now."""
-        if ptype in state_check.ARG_TYPES:  # -- issue 10 G1
+        if ptype in state_check.ARG_TYPES:
             return state_check.argument(self, a, ptype, scope)
-        if ptype in choice_check.ARG_TYPES:  # -- issue 10 G4: labels, offers, card names written out
+        if ptype in choice_check.ARG_TYPES:  # labels, offers, card names written out
             return choice_check.argument(self, a, ptype, scope)
         if ptype == "pattern":
             if not isinstance(a, ast.Var):
@@ -842,8 +853,8 @@ class Compiler:
             return _const((self.pattern(pattern), self.pattern_kind(pattern)))
         domains = {"nature": schema.NATURES, "phase": schema.PHASE_NAMES,
                    "zone": {z: z for z in schema.ZONES}, "slot": {s: s for s in schema.SLOTS}}
-        domains.update(moves_check.domains(self))  # -- issue 10 G2: zones with piles, places, reasons
-        word_only = ptype in moves_check.WORD_ONLY  # -- issue 10 G2: a word, even where a variable has its name
+        domains.update(moves_check.domains(self))  # zones with piles, places, reasons
+        word_only = ptype in moves_check.WORD_ONLY  # a word, even where a variable has its name
         if ptype in domains and isinstance(a, ast.Var) and (word_only or scope.lookup(a.name) is None):
             table = domains[ptype]
             if a.name not in table:
@@ -953,7 +964,7 @@ def _definitions(body) -> dict[str, list[tuple[str, Span]]]:
 
 
 def _set_names(members, head: str) -> set[str]:
-    """-- issue 10 G1: the names `set HEAD.NAME = ...` gives a value in these members."""
+    """the names `set HEAD.NAME = ...` gives a value in these members."""
     return {m.path[1].text for m in _walk_sets(members) if len(m.path) == 2 and m.path[0].text == head}
 
 

@@ -44,7 +44,7 @@ class TriggerDef:
     skill: str
     span: Span
     each_point: bool = False  # repeat once per point of the damage (遺計-like)
-    each_card: bool = False  # -- issue 10 G5: repeat once per card of the move (梟姬-like)
+    each_card: bool = False  # repeat once per card of the move (梟姬-like)
 
 
 @attrs.frozen(slots=True)
@@ -86,12 +86,12 @@ class ForbidDef:
     matches: Callable[[Any], bool]
     cond: Fn | None
     skill: str = ""
-    subject: str = "you"  # -- issue 10 G4: who is bound: you / others / all
+    subject: str = "you"  # who is bound: you / others / all
 
 
 @attrs.frozen(slots=True)
 class FilterDef:
-    """-- issue 10 G6: the owner's cards that match count as `suit` or as the card `kind_name`."""
+    """the owner's cards that match count as `suit` or as the card `kind_name`."""
 
     matches: Callable[[Any], bool]
     suit: str | None
@@ -102,10 +102,9 @@ class FilterDef:
 
 @attrs.frozen(slots=True)
 class EquippedDef:
-    """-- issue 10 G6: while the slot of `kind_name` is empty, the owner has that card's skill."""
+    """while the slot of `kind_name` is empty, the owner has that card's skill."""
 
     kind_name: str
-    cond: Fn | None  # ctx: you
 
 
 @attrs.define(slots=True, eq=False)
@@ -123,8 +122,8 @@ class Skill:
     from_card: str = ""  # the card that grants it while equipped
     slot: str = ""
     rule: bool = False  # a card's rule: every player has it while the card is in the game
-    filters: tuple[FilterDef, ...] = ()  # -- issue 10 G6
-    equipped: tuple[EquippedDef, ...] = ()  # -- issue 10 G6
+    filters: tuple[FilterDef, ...] = ()
+    equipped: tuple[EquippedDef, ...] = ()
 
 
 @attrs.define(slots=True, eq=False)

@@ -51,8 +51,8 @@ class Library:
     skills: dict[str, Skill]
     heroes: dict[str, Hero]
     files: tuple[str, ...]
-    piles: dict[str, bool] = attrs.field(factory=dict)  # -- issue 10 G2: pile name -> public
-    history_used: bool = False  # -- issue 10 G2: some text queries the history of moves
+    piles: dict[str, bool] = attrs.field(factory=dict)  # pile name -> public
+    history_used: bool = False  # some text queries the history of moves
 
     @property
     def default_ruleset(self) -> str:
@@ -140,7 +140,7 @@ class _Builder:
             self.c.cards[d.id.text.lower()] = kind
             cards[d.name.text] = kind
             nodes.append((d, kind))
-        moves_check.declare_piles(self.c, list(self.defs(ast.SkillDef)))  # -- issue 10 G2
+        moves_check.declare_piles(self.c, list(self.defs(ast.SkillDef)))
         for d, kind in nodes:
             self.c.compile_card(d, kind)
         for _, kind in nodes:
@@ -148,7 +148,7 @@ class _Builder:
                 _inherit(kind, kind.like)
         skills = self.skills()
         heroes = self.heroes(skills)
-        state_check.check_names(self.c, skills, heroes)  # -- issue 10 G1: skills and heroes named by text
+        state_check.check_names(self.c, skills, heroes)  # skills and heroes named by text
         decks = self.decks()
         rulesets = self.rulesets(decks, heroes)
         return Library(cards, decks, rulesets, skills, heroes, (), moves_check.pile_table(self.c), self.c.history_used)

@@ -1,4 +1,4 @@
-"""Load-time checks of issue 10 G2's forms: pile declarations (`pile 權;`, `pile 權, private;`
+"""Load-time checks of the forms: pile declarations (`pile 權;`, `pile 權, private;`
 in a skill) and the name domains of `move`, `pile`, `history` and `damage_history` (places,
 reasons, piles, kinds of history, periods), resolved when the text is compiled."""
 

@@ -46,7 +46,7 @@ TYPE_DOCS = {
     "recover": "a recovery (回復體力), or a loss of hp (`lose`)",
     "move": "a card leaving a player's hand or equipment (失去牌)",
 }
-TYPE_DOCS["fight"] = "a point fight (拼點): both players, their cards and ranks, the result"  # -- issue 10 G3
+TYPE_DOCS["fight"] = "a point fight (拼點): both players, their cards and ranks, the result"
 
 TYPE_WORDS = {
     "player": "player", "player?": "player or none", "int": "number", "bool": "true/false", "str": "text",
@@ -55,14 +55,14 @@ TYPE_WORDS = {
     "pattern": "card name", "nature": "nature", "phase": "phase name", "zone": "zone", "slot": "slot",
     "any": "anything", "none": "nothing", "asked": "asked", "dying": "dying", "recover": "recover",
 }
-TYPE_WORDS.update({"fight": "fight", "fight?": "fight or none"})  # -- issue 10 G3
+TYPE_WORDS.update({"fight": "fight", "fight?": "fight or none"})
 
-# -- issue 10 G1: player state and skills as state
+# player state and skills as state
 TYPE_WORDS.update({"phase_name": "phase name", "phase_name?": "phase name or none", "kingdom": "kingdom",
                    "gender": "gender", "state": "state name (text)", "state_value": "value of the state's type",
                    "skill": "skill name", "hero": "hero name", "scope": "phase, turn or round"})
 
-# -- issue 10 G2: the name domains of `move`, `pile`, `history` (see "Moving cards, piles, history")
+# the name domains of `move`, `pile`, `history` (see "Moving cards, piles, history")
 TYPE_WORDS.update({"place": "place", "reason": "reason", "pile": "pile name", "history_kind": "history kind",
                    "damage_kind": "dealt or taken", "period": "phase, turn or round"})
 

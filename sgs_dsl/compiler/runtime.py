@@ -31,7 +31,7 @@ def draw(ctx: Ctx, player, n) -> None:
 
 
 def damage(ctx: Ctx, player, n, nature="normal", by=None, card=None) -> None:
-    if isinstance(card, Card):  # -- issue 10 G3: `card:` may name a real card (cards_of, fight_card)
+    if isinstance(card, Card):  # `card:` may name a real card (cards_of, fight_card)
         card = UsedCard.of(card)
     ctx.game.damage(player, n, nature, by, card)
 
@@ -139,7 +139,7 @@ def provide(ctx: Ctx, card, by=None) -> bool:
     if by is None:
         asked.provided = UsedCard.virtual(ctx.game.library.cards[kind])
         return True
-    real = ctx.game.provide_card(by, kind, matcher, asked.player)  # -- issue 10 G5: the real card
+    real = ctx.game.provide_card(by, kind, matcher, asked.player)  # the real card
     if real is not None:
         asked.provided = real
     return real is not None
@@ -157,7 +157,7 @@ def count(ctx: Ctx, items) -> int:
     return len(items) if items is not None else 0
 
 
-def attack_range(ctx: Ctx, player) -> int:  # -- issue 10 G4
+def attack_range(ctx: Ctx, player) -> int:
     return ctx.game.attack_range(player)
 
 
@@ -165,7 +165,7 @@ def count_in_range(ctx: Ctx, player) -> int:
     return sum(1 for p in ctx.game.alive() if ctx.game.in_range(player, p))
 
 
-def uses_last_hand(ctx: Ctx, player, card) -> bool:  # -- issue 10 G5: hand cards only, all of them
+def uses_last_hand(ctx: Ctx, player, card) -> bool:  # hand cards only, all of them
     subcards = getattr(card, "subcards", ())
     return bool(subcards) and all(c in player.hand for c in subcards) and all(c in subcards for c in player.hand)
 
@@ -197,17 +197,17 @@ def choose_players(ctx: Ctx, chooser, candidates, max=1, min=1, prompt="") -> li
 def choose_cards(ctx: Ctx, chooser, max=1, min=1, match=None, among=None, **kw) -> list:
     if match is None and among is None:
         return ctx.game.choose_own_cards(chooser, kw["from"], min, max)
-    pool = _cards(among) if among is not None else ctx.game.zone_cards(chooser, kw["from"])  # -- issue 10 G4
+    pool = _cards(among) if among is not None else ctx.game.zone_cards(chooser, kw["from"])
     if match is not None:
-        pool = [c for c in pool if match[0](UsedCard.of(c))]
+        pool = [c for c in pool if match[0](ctx.game.seen_used(c))]  # through filters
     return ctx.game.choose_among(chooser, pool, min, max)
 
 
-def choose_option(ctx: Ctx, chooser, options, offer=None, prompt="") -> str | None:  # -- issue 10 G4
+def choose_option(ctx: Ctx, chooser, options, offer=None, prompt="") -> str | None:
     return ctx.game.choose_option(chooser, options, offer, prompt)
 
 
-def declare(ctx: Ctx, chooser, names, prompt="") -> str:  # -- issue 10 G4
+def declare(ctx: Ctx, chooser, names, prompt="") -> str:
     return ctx.game.declare(chooser, names, prompt)
 
 
@@ -297,7 +297,7 @@ def cards_of(ctx: Ctx, player, zone) -> list:
     return ctx.game.zone_cards(player, zone)
 
 
-# -- issue 10 G1: player state and skills as state
+# player state and skills as state
 def gain_max_hp(ctx: Ctx, player, n) -> None:
     if n > 0:
         ctx.game.change_max_hp(player, n)
@@ -360,7 +360,7 @@ def set_hero(ctx: Ctx, player, hero) -> None:
     ctx.game.set_hero(player, hero)
 
 
-# -- issue 10 G5: a use made with a card another player provides; where a use may go
+# a use made with a card another player provides; where a use may go
 def use_provided(ctx: Ctx, player, card, by, on=None, limit=False) -> bool:
     matcher, kind = card
     targets = [t for t in (on or []) if t.alive]
@@ -377,7 +377,7 @@ def can_redirect(ctx: Ctx, use, player) -> bool:
     return ctx.game.can_redirect(use, player)
 
 
-# -- issue 10 G3: damage and hp, turns and phases, point fights
+# damage and hp, turns and phases, point fights
 def transfer(ctx: Ctx, damage, to) -> None:
     ctx.game.transfer_damage(damage, to)
 
@@ -420,7 +420,7 @@ def replace_fight_card(ctx: Ctx, fight, player, card) -> None:
         ctx.game.replace_fight_card(fight, player, real)
 
 
-# -- issue 10 G2: moving cards, piles, history
+# moving cards, piles, history
 def move(ctx: Ctx, cards, to="discard", of=None, reason="put", replace=False) -> bool:
     mover = ctx.vars.get("you") or ctx.vars.get("user")
     return ctx.game.move_by_text(_cards(cards), to, of, reason, mover, replace)

@@ -35,7 +35,7 @@ PLAYER_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "chained": ("bool", lambda p: p.chained),
     "dying": ("bool", lambda p: p.dying),
     "seat": ("int", lambda p: p.seat + 1),
-    # -- issue 10 G1: player state
+    # player state
     "turned": ("bool", lambda p: p.turned),
 }
 
@@ -60,7 +60,7 @@ USE_FIELDS = {
     "card": ("card", lambda u: u.card),
     "user": ("player", lambda u: u.user),
     "targets": ("players", lambda u: list(u.targets)),
-    "damage_bonus": ("int", lambda u: u.damage_bonus),  # -- issue 10 G5
+    "damage_bonus": ("int", lambda u: u.damage_bonus),
 }
 
 DAMAGE_FIELDS = {
@@ -96,9 +96,9 @@ FIELDS: dict[str, dict[str, tuple[str, Callable[[Any], Any]]]] = {
                 "source": ("player?", lambda r: r.source), "card": ("card?", lambda r: r.card)},
     "move": {"player": ("player", lambda m: m.player), "zone": ("str", lambda m: m.zone),
              "card": ("card", lambda m: m.card),
-             "cards": ("cards", lambda m: list(m.cards) or [m.card])},  # -- issue 10 G2: all lost at once
+             "cards": ("cards", lambda m: list(m.cards) or [m.card])},  # all lost at once
 }
-# -- issue 10 G3: a point fight (拼點), returned by point_fight and the payload of point_shown
+# a point fight (拼點), returned by point_fight and the payload of point_shown
 FIELDS["fight"] = {
     "source": ("player", lambda f: f.source), "target": ("player", lambda f: f.target),
     "source_card": ("card", lambda f: f.source_card), "target_card": ("card", lambda f: f.target_card),
@@ -107,12 +107,16 @@ FIELDS["fight"] = {
     "winner": ("player?", lambda f: f.winner), "loser": ("player?", lambda f: f.loser),
 }
 
+# fields read through the holder's filters (a card counting as another suit or card)
+FILTERED_FIELDS = {"card": frozenset(("name", "suit", "color", "red", "black", "type")),
+                   "judge": frozenset(("suit", "color"))}
+
 # fields a `set` statement may change, by type (the window table says where it matters)
 MUTABLE: dict[str, set[str]] = {"damage": {"amount", "nature"}, "phase": {"count"}, "recover": {"amount"}}
-# -- issue 10 G3: a damage's source may change; a fight's ranks may change in point_shown
+# a damage's source may change; a fight's ranks may change in point_shown
 MUTABLE["damage"].add("source")
 MUTABLE["fight"] = {"source_rank", "target_rank"}
-MUTABLE["use"] = {"damage_bonus"}  # -- issue 10 G5: a bonus the card carries into its damage
+MUTABLE["use"] = {"damage_bonus"}  # a bonus the card carries into its damage
 
 
 def base_type(t: str) -> str:
@@ -135,7 +139,7 @@ PAYLOAD_VARS: dict[str, dict[str, str]] = {
     "recover": {"recover": "recover"},
     "lose": {"lose": "recover"},
     "move": {"move": "move"},
-    "fight": {"fight": "fight"},  # -- issue 10 G3
+    "fight": {"fight": "fight"},
 }
 
 BLOCKS = {
@@ -165,7 +169,7 @@ MODIFIERS = {
     "attack_range": "your attack range",
     "hand_limit": "your hand limit",
     "trick_distance": "the distance limit of your tricks",
-    # -- issue 10 G3: a rule that replaces dying
+    # a rule that replaces dying
     "survive": "while its value is true you stay alive at hp 0 or below (`modify survive = true when ...`)",
 }
 ZONES = ("hand", "equip", "judge", "hand_equip", "area", "horses", "weapon", "armor")
@@ -268,7 +272,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("distance", (P("a", "player"), P("b", "player")), {}, "int", "the distance from a to b"),
     Builtin("count", (P("items", "any"),), {}, "int", "how many items"),
     Builtin("attack_range", (P("player", "player"),), {}, "int",
-            "the player's attack range: its weapon's range (1 without one) with its modifiers"),  # -- issue 10 G4
+            "the player's attack range: its weapon's range (1 without one) with its modifiers"),
     Builtin("count_in_range", (P("player", "player"),), {}, "int", "how many players are in the player's attack range"),
     Builtin("uses_last_hand", (P("player", "player"), P("card", "card")), {}, "bool",
             "the card is made of all of the player's remaining hand cards"),
@@ -289,10 +293,10 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the chooser picks between min and max of the players, one at a time, in order"),
     Builtin("choose_cards", (P("chooser", "player"),),
             {"max": ("int", 1), "min": ("int", 1), "from": ("zone", "hand"),
-             "match": ("pattern", None), "among": ("cards?", None)}, "cards",  # -- issue 10 G4: match, among
+             "match": ("pattern", None), "among": ("cards?", None)}, "cards",  # match, among
             "the chooser picks between min and max of their own cards in a zone, or `among:` a list of "
             "cards; `match:` only cards of a pattern word or card name (`match: red`)"),
-    # -- issue 10 G4: labelled choices among effects, declaring a card name
+    # labelled choices among effects, declaring a card name
     Builtin("choose_option", (P("chooser", "player"), P("options", "labels")),
             {"offer": ("offers", None), "prompt": ("str", "")}, "str?",
             "the chooser picks one option, each labelled by what it does (`[\"回復1點體力\", \"摸兩張牌\"]`); "
@@ -324,7 +328,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the player could use the card now in their play phase (limit and legal targets)"),
     Builtin("choose_targets", (P("player", "player"), P("card", "pattern")), {}, "players",
             "the player picks legal targets for the card, as for a use in the play phase"),
-    # -- issue 10 G5: a use made with a card another player provides; where a use may be moved
+    # a use made with a card another player provides; where a use may be moved
     Builtin("use_provided", (P("player", "player"), P("card", "pattern"), P("by", "player")),
             {"on": ("players", None), "limit": ("bool", False)}, "bool",
             "`by` plays out (打出) a real matching card, which the player uses on the players "
@@ -340,7 +344,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("marks", (P("player", "player"), P("key", "str")), {}, "int", "a named counter of the player (0 if unset)"),
     Builtin("count_this_turn", (P("player", "player"), P("card", "pattern")), {}, "int",
             "how many matching cards the player used or played out this turn"),
-    # -- issue 10 G1: player state and skills as state
+    # player state and skills as state
     Builtin("gain_max_hp", (P("player", "player"), P("n", "int")), {}, "none", "the player gains n max hp"),
     Builtin("lose_max_hp", (P("player", "player"), P("n", "int")), {}, "none",
             "the player loses n max hp; hp is cut down to the new max, and max hp 0 is death"),
@@ -369,7 +373,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the player's kingdom changes (魏 蜀 吳 群 神)"),
     Builtin("set_hero", (P("player", "player"), P("hero", "hero")), {}, "none",
             "the player's hero card becomes another hero: name, gender, kingdom and skills (hp stays)"),
-    # -- issue 10 G3: damage and hp, turns and phases, point fights
+    # damage and hp, turns and phases, point fights
     Builtin("transfer", (P("damage", "damage"), P("to", "player")), {}, "none",
             "轉移: the damage is dealt to `to` instead (same source, card, amount and nature); the new "
             "target's taking_damage opens, the source's causing_damage does not open again"),
@@ -391,7 +395,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the card the player showed in the fight (none for a player not in it)"),
     Builtin("replace_fight_card", (P("fight", "fight"), P("player", "player"), P("card", "card?")), {}, "none",
             "in point_shown: the card becomes the player's fight card, with its rank; the old one is discarded"),
-    # -- issue 10 G2: moving cards, piles, history
+    # moving cards, piles, history
     Builtin("move", (P("cards", "any"),),
             {"to": ("place", "discard"), "of": ("player?", "default"), "reason": ("reason", "put"),
              "replace": ("bool", False)}, "bool",

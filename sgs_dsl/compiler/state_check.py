@@ -1,4 +1,4 @@
-"""The checker's part of player state (issue 10 G1): `state` declarations and the arguments
+"""The checker's part of player state: `state` declarations and the arguments
 that name a state, a skill, a hero, a gender, a kingdom or a scope, all resolved at load time;
 and literals compared with a phase name, a kingdom or a gender, read in either script."""
 

@@ -98,16 +98,16 @@ class ChoicesMixin:
         self.log(f"{player.label()}將{len(top)}張牌置於牌堆頂，{len(bottom)}張牌置於牌堆底")
 
     def redirect(self, use: Use, old: Player, new: Player) -> None:
-        if not self.redirect_open(use, new):  # -- issue 10 G5: never onto a target it already has
+        if not self.redirect_open(use, new):  # never onto a target it already has
             self.log(f"{use.card.label()}的目標不能轉移給{new.label()}")
             return
-        if self.redirect_refused(use, new):  # -- issue 10 G4: never onto a player it may not target
+        if self.redirect_refused(use, new):  # never onto a player it may not target
             self.log(f"{new.label()}不能成為{use.card.label()}的目標")
             return
         use.targets = [new if t is old else t for t in use.targets]
         self.log(f"{use.card.label()}的目標由{old.label()}轉移給{new.label()}")
 
-    # -- issue 10 G5: where a use may be redirected
+    # where a use may be redirected
     def redirect_open(self, use: Use, new: Player) -> bool:
         """`new` is alive, not already a target, and a player the card's target rule admits
         (its kind: never its user for a card on others; its range is not asked)."""
@@ -134,7 +134,7 @@ class ChoicesMixin:
         targets = [t for t in targets if t.alive]
         if not p.alive or not targets:
             return False
-        if self.forbidden(p, "use", UsedCard.virtual(self.library.cards[kind_name]), p):  # -- issue 10 G4
+        if self.forbidden(p, "use", UsedCard.virtual(self.library.cards[kind_name]), p):
             return False
         extra = {} if counter else {UNCOUNTERABLE: True}
         self.use_card(p, UsedCard.virtual(self.library.cards[kind_name]), targets, "play" if limit else "virtual",

@@ -1,4 +1,4 @@
-"""Damage and hp beyond the plain process (issue 10 G3): a damage transferred to another
+"""Damage and hp beyond the plain process: a damage transferred to another
 player (轉移), a damage turned into a loss of hp (傷害視為失去體力), and the rule that keeps a
 player alive at hp 0 or below while its condition holds (`modify survive`)."""
 

@@ -1,4 +1,4 @@
-"""Turns and phases beyond the fixed order (issue 10 G3): extra turns played after the current
+"""Turns and phases beyond the fixed order: extra turns played after the current
 one, in the order they were granted (a queue of the engine); extra phases after the current
 phase; a whole turn skipped; the play phase ended early; and 階段開始前 (`phase_before`), which
 opens only when a living player's skill listens to it (so a game without such a skill traces

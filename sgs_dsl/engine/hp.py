@@ -30,13 +30,13 @@ class HpMixin:
     # ------------------------------------------------------------ hp
     def damage(self, target: Player, amount: int, nature: str = "normal", source: Player | None = None,
                card: UsedCard | None = None, chained: bool = False, caused: bool = False) -> None:
-        # -- issue 10 G3: `caused`: a transferred damage, whose source's window has been
+        # `caused`: a transferred damage, whose source's window has been
         if not target.alive:
             return
         d = Damage(source, target, amount, nature, card, chained)
         d.use = self.use_stack[-1] if card is not None and self.use_stack else None
         if d.use is not None and d.use.damage_bonus and not chained and not caused and card is d.use.card:
-            d.amount += d.use.damage_bonus  # -- issue 10 G5: the card's bonus is part of it from the start
+            d.amount += d.use.damage_bonus  # the card's bonus is part of it from the start
         variables = {"damage": d}
         if source is not None and not chained and not caused:  # transmitted damage keeps the source's amount
             self.open_window("causing_damage", variables)
@@ -48,7 +48,7 @@ class HpMixin:
         if d.amount <= 0:  # reduced to nothing in the window just closed: prevented there
             self.log(f"{damage_words(d)}減至0點，被防止")
             return
-        source = d.source  # -- issue 10 G3: a skill may have changed the source
+        source = d.source  # a skill may have changed the source
         transmits = d.nature != "normal" and target.chained and not chained
         target.hp -= d.amount
         self.damage_log.append(d)
@@ -124,7 +124,7 @@ class HpMixin:
             if player.hp > 0:
                 break
         player.dying = False
-        if player.hp <= 0 and player.alive and not self.survives(player, log=True):  # -- issue 10 G3
+        if player.hp <= 0 and player.alive and not self.survives(player, log=True):
             killer = damage.source if damage is not None else None
             self.die(player, killer)
 
@@ -160,7 +160,7 @@ class HpMixin:
         except GameOver:
             self._discard_everything(player)
             raise
-        self.death_window(player, killer)  # -- issue 10 G5
+        self.death_window(player, killer)
         self._discard_everything(player)
         self.mode.after_death(self, player, killer)
         self.open_window("after_death", {"death": Dying(player, None), "killer": killer})
@@ -180,7 +180,7 @@ class HpMixin:
         everything = player.hand + list(player.equips.values()) + player.judge
         if everything:
             self.to_discard(everything, "discard")
-        self.empty_piles(player)  # -- issue 10 G2
+        self.empty_piles(player)
 
     # ------------------------------------------------------------ judgement
     def judge(self, player: Player) -> Judge:
@@ -190,9 +190,10 @@ class HpMixin:
         card = self.draw_top()
         self.place(card, "processing", source=FROM_DECK)
         j = Judge(player, card)
-        self.log(f"{player.label()}的判定牌是{card.label()}")
+        self.judging += (j,)  # its card is read through the player's filters
+        self.log(f"{player.label()}的判定牌是{self.seen(card, player).label()}")
         self.open_window("judge_before", {"judge": j})
-        self.log(f"{player.label()}的判定結果是{j.card.label()}")
+        self.log(f"{player.label()}的判定結果是{self.seen(j.card, player).label()}")
         self.after_block(lambda: self.finish_judgement(j))
         return j
 
@@ -224,6 +225,7 @@ class HpMixin:
     def finish_judgement(self, j: Judge) -> None:
         """判定牌生效後, then the judge card goes to the discard pile unless a skill took it."""
         self.open_window("judge_after", {"judge": j})
+        self.judging = tuple(x for x in self.judging if x is not j)
         if j.card in self.processing:
             self.to_discard([j.card])
 

@@ -77,12 +77,12 @@ class Invariants:
         """Raise InvariantBroken when the table is wrong; costs a few counts when it is right."""
         g = self.game
         count = len(g.deck) + len(g.discard_pile) + len(g.processing)
-        returned = g.returned_to_deck  # -- issue 10 G2: cards a move put on the deck (top or bottom)
+        returned = g.returned_to_deck  # cards a move put on the deck (top or bottom)
         suspect = bool(g.processing) or (g.deck is self.deck and len(g.deck) > self.deck_size + returned)
         living = 0
         for p in g.players:
             count += len(p.hand) + len(p.equips) + len(p.judge)
-            if p.piles:  # -- issue 10 G2
+            if p.piles:
                 count += sum(map(len, p.piles.values()))
             if p.alive:
                 living += 1
@@ -123,14 +123,14 @@ class Invariants:
         g = self.game
         cards = list(chain(g.deck, g.discard_pile, g.processing,
                            *(zone for p in g.players for zone in (p.hand, p.equips.values(), p.judge)),
-                           *(pile for p in g.players for pile in p.piles.values())))  # -- issue 10 G2
+                           *(pile for p in g.players for pile in p.piles.values())))
         return len(cards) == len(self.cards) and self.cards == set(cards) and _faces(self.originals) == self.faces
 
     def _deck_problems(self) -> list[str]:
         g = self.game
         if g.deck is not self.deck:  # reshuffled: the new deck is what the discard pile was
             return []
-        returned = g.returned_to_deck  # -- issue 10 G2: moves put cards on the deck, each traced
+        returned = g.returned_to_deck  # moves put cards on the deck, each traced
         problems = []
         if len(g.deck) > self.deck_size + returned:
             problems.append(f"the deck grew from {self.deck_size} to {len(g.deck)} cards without a reshuffle")
@@ -156,7 +156,7 @@ def _zones(game: Any) -> list[tuple[str, Any]]:
     for p in game.players:
         zones += [(f"{p.label()}'s hand", p.hand), (f"{p.label()}'s equipment", p.equips.values()),
                   (f"{p.label()}'s judge area", p.judge)]
-        zones += [(f"{p.label()}'s pile {name}", pile) for name, pile in p.piles.items()]  # -- issue 10 G2
+        zones += [(f"{p.label()}'s pile {name}", pile) for name, pile in p.piles.items()]
     return zones
 
 
@@ -207,6 +207,6 @@ def _hp_problems(p: Any, game: Any) -> list[str]:
         problems.append(f"{p.label()} is alive with max hp {p.max_hp}, below 1")
     if p.hp > p.max_hp:
         problems.append(f"{p.label()} has hp {p.hp} above its max hp {p.max_hp}")
-    if p.hp <= 0 and not p.dying and not game.survives(p):  # -- issue 10 G3: `modify survive` holds
+    if p.hp <= 0 and not p.dying and not game.survives(p):  # `modify survive` holds
         problems.append(f"{p.label()} is alive at hp {p.hp} outside a rescue round (dying)")
     return problems

@@ -13,12 +13,13 @@ from typing import Any
 
 from ..compiler.defs import CardKind, Ctx, Skill, TriggerDef
 from .choices import ChoicesMixin
-from .damage_rules import DamageRulesMixin  # -- issue 10 G3
+from .damage_rules import DamageRulesMixin
 from .decisions import Option, Request
-from .extra_turns import ExtraTurnsMixin  # -- issue 10 G3
-from .history import History  # -- issue 10 G2
+from .extra_turns import ExtraTurnsMixin
+from .filters import FiltersMixin
+from .history import History
 from .hp import HpMixin
-from .labelled import LabelledMixin  # -- issue 10 G4
+from .labelled import LabelledMixin
 from .model import (
     MAX_DEPTH,
     PHASE_ZH,
@@ -31,10 +32,10 @@ from .model import (
     Use,
     UsedCard,
 )
-from .moves import MovesMixin  # -- issue 10 G2
-from .pindian import PointFight, PointFightMixin  # -- issue 10 G3
-from .prohibits import ProhibitsMixin  # -- issue 10 G4
-from .state import StateMixin  # -- issue 10 G1
+from .moves import MovesMixin
+from .pindian import PointFight, PointFightMixin
+from .prohibits import ProhibitsMixin
+from .state import StateMixin
 from .turn import ACTIVE_KEY, END_PLAY, MAX_ACTIONS_PER_PHASE, TurnMixin
 from .using import EQUIP_USE, UNCOUNTERABLE, UsingMixin, use_mode
 from .view import SeatView
@@ -48,7 +49,7 @@ __all__ = ["ACTIVE_KEY", "END_PLAY", "EQUIP_USE", "FROM_DECK", "MAX_ACTIONS_PER_
            "UNCOUNTERABLE", "Game", "use_mode", "where", "zone_zh"]
 
 
-class Game(ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, MovesMixin, ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
+class Game(FiltersMixin, ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, MovesMixin, ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
     """One table: state, the seeded RNG, the agents, and the processes."""
 
     def __init__(self, library: Any, players: list[Player], deck: list[Card], agents: list[Any],
@@ -75,7 +76,7 @@ class Game(ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, Dama
         self.fired: dict[str, int] = {}
         self.damage_log: list[Damage] = []  # every damage dealt, in order (rulings check it)
         self.skipped_log: list[tuple[Player, str]] = []  # every phase skipped: whose, which
-        # -- issue 10 G3: turns, phases and point fights
+        # turns, phases and point fights
         self.extra_turns: list[Player] = []  # granted, not yet played: first granted first
         self.extra_phases: list[tuple[Player, str]] = []  # to run after the current phase
         self.turn_log: list[Player] = []  # whose turn each turn played was (rulings check it)
@@ -89,8 +90,8 @@ class Game(ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, Dama
         self._skills: dict[int, list[Skill]] = {}  # seat -> skills, until changed_skills()
         self.set_aside: frozenset[int] = frozenset()  # equipped cards being converted right now
         self.asker = ""  # the skill or card whose text is running: it asks the text's questions
-        self.departed: Player | None = None  # -- issue 10 G5: the dead player whose 死亡時 is open
-        self.history = History(on=library.history_used)  # -- issue 10 G2: moves, when text queries them
+        self.departed: Player | None = None  # the dead player whose 死亡時 is open
+        self.history = History(on=library.history_used)  # moves, when text queries them
 
     # ------------------------------------------------------------ log and questions
     def log(self, text: str) -> None:
@@ -172,9 +173,11 @@ class Game(ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, Dama
         skills = self._skills.get(p.seat)
         if skills is None:  # rebuilt after changed_skills(): equipment moved, a player died
             skills = [s for s in p.skills if "lord" not in s.tags or p.role == "lord"]
-            if p.skills_off:  # -- issue 10 G1: 技能失效, the hero skills lose effect
+            if p.skills_off:  # 技能失效, the hero skills lose effect
                 skills = []
             skills += [c.kind.skill for c in p.equips.values() if c.kind.skill is not None]
+            if any(s.equipped for s in skills):  # treated as equipped
+                skills += self.treated_equipment(p, skills)
             skills += self.rule_skills()
             self._skills[p.seat] = skills
         if suppressed or not self.use_stack or "armor" not in p.equips or not self.armor_ignored(p):
@@ -210,7 +213,7 @@ class Game(ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, Dama
     def modifier_total(self, p: Player, name: str, ctx_vars: dict | None = None, card: Any = None) -> int:
         total = 0
         for m in self.modifiers(p, name):
-            if m.matches is not None and (card is None or not m.matches(card)):  # -- issue 10 G4: its pattern only
+            if m.matches is not None and (card is None or not m.matches(card)):  # its pattern only
                 continue
             ctx = Ctx(self, {"you": p, **(ctx_vars or {})})
             if m.cond is None or m.cond(ctx):
@@ -269,7 +272,8 @@ class Game(ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, Dama
 
     def changed_skills(self) -> None:
         self._listeners = None
-        self._forbid_table = None  # -- issue 10 G4: the prohibits in play
+        self._forbid_table = None  # the prohibits in play
+        self._filter_table = None  # the filters in play
         self._skills.clear()
 
     def open_window(self, window: str, variables: dict[str, Any],
@@ -281,7 +285,7 @@ class Game(ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, Dama
         if self.tracing:
             self.lines.append(f"  〔時機〕{window_label(window, variables)}")
         entries = self.listeners().get(window)
-        if extra:  # -- issue 10 G5
+        if extra:
             entries = (entries or []) + extra
         if not entries:
             return
@@ -319,18 +323,18 @@ class Game(ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, Dama
         """How often a firing repeats: per point of its damage, per card of its move."""
         if trig.each_point:
             return variables["damage"].amount
-        if trig.each_card:  # -- issue 10 G5
+        if trig.each_card:
             return len(variables["move"].cards)
         return 1
 
     def _fire(self, p: Player, skill: Skill, trig: TriggerDef, ctx: Ctx, times: int) -> None:
         budget = self.budget
-        self.spend(p, skill)  # -- issue 10 G1: limited and wake skills fire once a game
+        self.spend(p, skill)  # limited and wake skills fire once a game
         for i in range(times):
             if i and (not p.alive or (trig.optional and not self.confirm(
                     p, "是否再次發動？", INVOKE, NOT_INVOKE, skill.name))):
                 break
-            if trig.each_card:  # -- issue 10 G5: each firing hears one card of the move
+            if trig.each_card:  # each firing hears one card of the move
                 move = ctx.vars["move"]
                 ctx.vars["move"] = Move(move.player, move.zone, move.cards[i], move.cards)
             budget.steps -= 1  # a firing costs a step even when its body is empty
@@ -360,15 +364,16 @@ class Game(ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, Dama
                leaving: bool = False) -> Ctx | None:
         """The context to fire a trigger in, or None when it cannot fire now."""
         p, skill, trig = entry
-        if not p.alive and p is not self.departed:  # -- issue 10 G5: the dead act at their death
+        if not p.alive and p is not self.departed:  # the dead act at their death
             return None
-        if p.spent and skill.name in p.spent:  # -- issue 10 G1: a spent limited or wake skill
+        if p.spent and skill.name in p.spent:  # a spent limited or wake skill
             return None
-        damage = variables.get("damage")  # -- issue 10 G5: a prevented damage ends its windows
+        damage = variables.get("damage")  # a prevented damage ends its windows
         if damage is not None and damage.prevented:
             return None
         if skill.slot and not leaving and (
-                p.equips.get(skill.slot) is None or p.equips[skill.slot].kind.skill is not skill):
+                p.equips.get(skill.slot) is None or p.equips[skill.slot].kind.skill is not skill) and (
+                not self.treated_as(p, skill)):
             return None
         if skill.slot == "armor" and self.armor_ignored(p):
             return None

@@ -1,4 +1,4 @@
-"""Labelled choices (issue 10 G4, item 6): a choice among effects, each option labelled by
+"""Labelled choices: a choice among effects, each option labelled by
 what it does and offered only while its condition holds; choosing cards from a list or a
 filtered zone; declaring (宣告) a card name from a set."""
 

@@ -61,7 +61,7 @@ class UsedCard:
     rank: int
     subcards: tuple[Card, ...]
     nature: str = "normal"
-    filtered: bool = False  # -- issue 10 G6: one real card read through its holder's filters
+    filtered: bool = False  # one real card read through its holder's filters
 
     @property
     def name(self) -> str:
@@ -85,7 +85,7 @@ class UsedCard:
         return not self.filtered and (len(self.subcards) != 1 or self.subcards[0].kind is not self.kind)
 
     def label(self) -> str:
-        if self.filtered:  # -- issue 10 G6: the printed face, then what it counts as
+        if self.filtered:  # the printed face, then what it counts as
             card = self.subcards[0]
             name = f"【{self.kind.name}】" if self.kind is not card.kind else ""
             suit = SUIT_ZH[self.suit] if self.suit != card.suit else ""
@@ -117,15 +117,15 @@ class Player:
     marks: dict[str, int] = attrs.field(factory=dict)  # named counters that skills keep
     mark_until: dict[str, str] = attrs.field(factory=dict)  # mark -> "phase" / "turn" / "game"
     turn_cards: list[str] = attrs.field(factory=list)  # names of the cards used or played this turn
-    # -- issue 10 G1: player state
+    # player state
     turned: bool = False  # 翻面: face down; skips its next turn, turning face up
     memory: dict[str, Any] = attrs.field(factory=dict)  # remembered values (`state` of skills)
     spent: set[str] = attrs.field(factory=set)  # limited and wake skills already fired
     skills_off: int = 0  # > 0: hero skills lose effect (技能失效), once per effect still lasting
-    # -- issue 10 G3: turns and phases
+    # turns and phases
     turn_skips: int = 0  # whole turns still to skip (skip_turn)
     play_ended: bool = False  # end_play: the play phase ends at its next free time
-    # -- issue 10 G2: piles on the hero (武將牌上的牌): pile name -> its cards, oldest first
+    # piles on the hero (武將牌上的牌): pile name -> its cards, oldest first
     piles: dict[str, list[Card]] = attrs.field(factory=dict)
 
     @property
@@ -151,7 +151,7 @@ class Use:
     armor_off: set[int] = attrs.field(factory=set)
     need: dict[int, int] = attrs.field(factory=dict)  # target -> cancels needed (default 1)
     no_response: set[int] = attrs.field(factory=set)  # seats that may not respond to it
-    damage_bonus: int = 0  # -- issue 10 G5: added to each damage its card deals (酒), from the start
+    damage_bonus: int = 0  # added to each damage its card deals (酒), from the start
     vars: dict[str, Any] = attrs.field(factory=dict)
 
     def key(self, target: Player | None) -> int:
@@ -168,7 +168,7 @@ class Damage:
     chained: bool = False  # arrived by chain transmission
     prevented: bool = False
     use: Use | None = None  # the use whose card dealt it
-    vars: dict[str, Any] = attrs.field(factory=dict)  # -- issue 10 G1: values set on the damage
+    vars: dict[str, Any] = attrs.field(factory=dict)  # values set on the damage
 
 
 @attrs.define(slots=True, eq=False)
@@ -216,7 +216,7 @@ class Move:
     player: Player
     zone: str
     card: Card  # the first card lost (the only one, for most moves)
-    cards: list[Card] = attrs.field(factory=list)  # -- issue 10 G2: every card this move took from `zone`
+    cards: list[Card] = attrs.field(factory=list)  # every card this move took from `zone`
 
 
 @attrs.define(slots=True, eq=False)

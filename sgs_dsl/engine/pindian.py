@@ -1,4 +1,4 @@
-"""拼點 (point fight) as a kernel process (issue 10 G3): the initiator, then the target, each
+"""拼點 (point fight) as a kernel process: the initiator, then the target, each
 chooses a hand card face down; the two cards are shown together into the processing area;
 拼點牌亮出後 (`point_shown`) lets skills change a card or its rank; the result is fixed and
 returned to the text that asked for the fight, which acts on it (it may take a card); when that

@@ -1,4 +1,4 @@
-"""Prohibits (禁止技, issue 10 G4): `forbid KIND(PATTERN) [for SUBJECT] [when COND];` of any
+"""Prohibits (禁止技): `forbid KIND(PATTERN) [for SUBJECT] [when COND];` of any
 living player's skills binds its subject (the owner, the others, or everyone) on every path
 that uses, plays, answers with, targets or discards a card. The forbids in play are indexed
 by kind once per change of skills, so a game where no skill forbids anything pays one
@@ -71,7 +71,7 @@ class ProhibitsMixin:
         """The cards p may discard: those no `forbid discard` binding p matches."""
         if not self.forbid_table().get("discard"):
             return cards
-        return [c for c in cards if not self.forbidden(p, "discard", UsedCard.of(c), p)]
+        return [c for c in cards if not self.forbidden(p, "discard", self.seen_used(c, p), p)]
 
     def redirect_refused(self, use: Any, new: Player) -> bool:
         """A use may not be moved to a player who may not be its target."""

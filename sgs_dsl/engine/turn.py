@@ -179,7 +179,7 @@ class TurnMixin:
     def _phase_play(self, player: Player, info: Phase) -> None:
         player.used = {}
         for _ in range(MAX_ACTIONS_PER_PHASE):
-            if not player.alive or "play" in player.skipped or player.play_ended:  # -- issue 10 G3: end_play
+            if not player.alive or "play" in player.skipped or player.play_ended:  # end_play
                 return
             if self.on_free_time is not None:  # between actions nothing is resolving
                 self.on_free_time()
@@ -198,7 +198,7 @@ class TurnMixin:
             for act in skill.actives:
                 if act.once and player.used.get(ACTIVE_KEY + skill.name, 0) >= 1:
                     continue
-                if player.spent and skill.name in player.spent:  # -- issue 10 G1: a spent limited skill
+                if player.spent and skill.name in player.spent:  # a spent limited skill
                     continue
                 if act.cond is None or act.cond(Ctx(self, {"you": player})):
                     options.append(Option(f"發動【{skill.name}】", ("active", (skill, act))))
@@ -216,7 +216,7 @@ class TurnMixin:
         if kind == "active":
             skill, act = subcards
             player.used[ACTIVE_KEY + skill.name] = player.used.get(ACTIVE_KEY + skill.name, 0) + 1
-            self.spend(player, skill)  # -- issue 10 G1
+            self.spend(player, skill)
             self.log(f"{player.label()}發動【{skill.name}】")
             self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
             self.run_block(act.body, Ctx(self, {"you": player}), skill.name)

@@ -35,9 +35,11 @@ class UsingMixin:
 
     # ------------------------------------------------------------ which cards can be used
     def make_card(self, kind: CardKind, subcards: tuple[Card, ...]) -> UsedCard:
-        if len(subcards) == 1 and subcards[0].kind is kind:
-            return UsedCard.of(subcards[0])
-        return UsedCard.virtual(kind, subcards)
+        if len(subcards) == 1:  # a real card, as its holder's filters make it count
+            real = self.seen_used(subcards[0])
+            if real.kind is kind:
+                return real
+        return self.filtered_virtual(kind, subcards)
 
     def castable(self, p: Player, context: str, pattern: Any = None):
         """(label, kind, subcards) for each way p could produce a card usable in `context`:
@@ -45,18 +47,21 @@ class UsingMixin:
         playing_out = context == "play_response"  # 打出 needs no use clause, only a match
         seen = set()
         guarded = self.may_forbid(context)  # a prohibit in play could stop this context
+        filtered = p.seat in self.filter_table()  # p's cards count as others
         for c in p.hand:
-            if not playing_out and use_mode(c.kind, context) is None:
+            used = self.seen_used(c, p) if filtered else None
+            kind = used.kind if used is not None else c.kind
+            if not playing_out and use_mode(kind, context) is None:
                 continue
-            if pattern is None and not guarded:
+            if pattern is None and not guarded and used is None:
                 yield c.label(), c.kind, (c,)
                 continue
-            used = UsedCard.of(c)
+            used = used or UsedCard.of(c)
             if pattern is not None and not pattern(used):
                 continue
             if guarded and self.forbidden_in(p, context, used):
                 continue
-            yield c.label(), c.kind, (c,)
+            yield used.label(), kind, (c,)
         for skill in self.skills_of(p):
             for va in skill.view_as:
                 kind = self.library.cards[va.kind_name]
@@ -66,7 +71,7 @@ class UsingMixin:
                     continue
                 if va.cond is not None and not va.cond(Ctx(self, {"you": p})):
                     continue
-                pool = [c for c in self.zone_cards(p, va.zone) if va.matches(UsedCard.of(c))]
+                pool = [c for c in self.zone_cards(p, va.zone) if va.matches(self.seen_used(c, p))]
                 if len(pool) < va.count:
                     continue
                 if pattern is not None and not pattern(UsedCard.virtual(kind, tuple(pool[:va.count]))):
@@ -86,8 +91,8 @@ class UsingMixin:
         va = subcards[1]
         chosen: list[Card] = []
         for _ in range(va.count):
-            pool = [c for c in self.zone_cards(p, va.zone) if va.matches(UsedCard.of(c)) and c not in chosen]
-            chosen.append(self.ask(p, "pick_card", f"選擇當【{kind.name}】的牌", [Option(c.label(), c) for c in pool],
+            pool = [c for c in self.zone_cards(p, va.zone) if va.matches(self.seen_used(c, p)) and c not in chosen]
+            chosen.append(self.ask(p, "pick_card", f"選擇當【{kind.name}】的牌", [Option(self.seen(c, p).label(), c) for c in pool],
                                    va.skill).value)
         self.log(f"{p.label()}發動【{va.skill}】")
         self.fired[va.skill] = self.fired.get(va.skill, 0) + 1
@@ -108,7 +113,7 @@ class UsingMixin:
         if kind.type == "delayed" and any(self.judged_kind(c) is kind for c in target.judge):
             return False
         if distance and kind.distance is not None and target is not user:
-            probe = card if card.kind is kind else UsedCard.virtual(kind)  # -- issue 10 G4: per pattern
+            probe = card if card.kind is kind else UsedCard.virtual(kind)  # per pattern
             limit = kind.distance + self.modifier_total(user, "trick_distance", card=probe)
             if self.distance(user, target) > limit and not self.unlimited(user, "trick_distance", probe):
                 return False
@@ -123,7 +128,7 @@ class UsingMixin:
     def unlimited(self, p: Player, name: str, card: UsedCard | None = None) -> bool:
         """A modifier `name = unlimited` of p's skills applies (to this card, if it has a pattern)."""
         for m in self.modifiers(p, name):
-            if m.matches is not None and (card is None or not m.matches(card)):  # -- issue 10 G4
+            if m.matches is not None and (card is None or not m.matches(card)):
                 continue
             if m.op == "=" and m.value(Ctx(self, {"you": p})) is None and (
                     m.cond is None or m.cond(Ctx(self, {"you": p}))):
@@ -136,7 +141,7 @@ class UsingMixin:
 
     def can_play(self, p: Player, kind: CardKind, card: UsedCard, ignore_limit: bool = False) -> bool:
         mode = use_mode(kind, "play")
-        if mode is None or self.forbidden(p, "use", card, p):  # -- issue 10 G4: a prohibit on using it
+        if mode is None or self.forbidden(p, "use", card, p):  # a prohibit on using it
             return False
         if not ignore_limit:
             limit = self.use_limit(p, kind)
@@ -229,7 +234,7 @@ class UsingMixin:
                 if c.kind is not kind:  # a converted card lies there as the trick it was used as
                     self.judge_as[c.uid] = kind
             return use
-        self.to_processing([c for c in card.subcards if c not in self.processing], "use")  # -- issue 10 G5
+        self.to_processing([c for c in card.subcards if c not in self.processing], "use")
         self.use_stack.append(use)
         try:
             self._resolve_use(use)
@@ -359,7 +364,7 @@ class UsingMixin:
             if p is holder:
                 break
             if not any(self.judged_kind(c) is self.judged_kind(card) for c in p.judge) and not self.forbidden(
-                    p, "target", UsedCard.of(card), holder):  # -- issue 10 G2: nor one it may not target
+                    p, "target", UsedCard.of(card), holder):  # nor one it may not target
                 self.place(card, "judge", p)
                 self.log(f"{card.label()}移至{p.label()}的判定區")
                 return
@@ -413,7 +418,7 @@ class UsingMixin:
         if mode == "play":
             player.turn_cards.append(card.kind.rule_name)
             self.log(f"{player.label()}打出{card.label()}")
-            self.to_processing([c for c in card.subcards if c not in self.processing], "play")  # -- issue 10 G5
+            self.to_processing([c for c in card.subcards if c not in self.processing], "play")
             self.open_window("played", {"use": None, "card": card, "user": player, "target": None})
             leftovers = [c for c in card.subcards if c in self.processing]
             self.to_discard(leftovers)
@@ -424,7 +429,7 @@ class UsingMixin:
             self.use_card(player, card, [], "respond", responded=responded)
         return True
 
-    # -- issue 10 G5: a card another player provides is that real card
+    # a card another player provides is that real card
     def provide_card(self, provider: Player, kind_name: str, pattern: Any, beneficiary: Player) -> UsedCard | None:
         """The provider plays out (打出) a matching card on the beneficiary's behalf; the real
         card stays in the processing area, for the beneficiary to use or play (None: refused)."""

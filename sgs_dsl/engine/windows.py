@@ -27,7 +27,7 @@ WINDOWS: tuple[WindowSpec, ...] = (
     # the turn
     W("turn_before", "回合開始前", "turn", "turn", "current player", note="a turned-over hero turns back and skips"),
     W("turn_start", "回合開始時", "turn", "turn", "all, from the current player"),
-    # -- issue 10 G3: before a phase (opened only when some living player's skill listens to it)
+    # before a phase (opened only when some living player's skill listens to it)
     W("phase_before", "階段開始前", "turn", "phase", "all, from the current player; opened only when a living "
       "player's skill listens to it", note="a phase skipped here never starts: its start window does not open"),
     W("phase_start", "階段開始時", "turn", "phase", "all, from the current player", note="phase.name: 準備 判定 摸牌 出牌 棄牌 結束"),
@@ -75,8 +75,8 @@ WINDOWS: tuple[WindowSpec, ...] = (
     # cards
     W("drawn", "摸牌後", "draw", "move", "the drawing player"),
     W("cards_lost", "失去牌後", "move", "move", "the player who lost cards",
-      note="once per move for each player and zone (hand, equipment) that lost cards: move.cards"),  # -- issue 10 G2
-    # -- issue 10 G3: point fights
+      note="once per move for each player and zone (hand, equipment) that lost cards: move.cards"),
+    # point fights
     W("point_shown", "拼點牌亮出後", "point_fight", "fight", "all, from the current player",
       ("source_rank", "target_rank"), note="before the result: change a card (replace_fight_card) or its rank"),
 )

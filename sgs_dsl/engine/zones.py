@@ -14,7 +14,7 @@ from .model import (
 )
 
 FROM_DECK: tuple[str, None] = ("deck", None)
-PILE = "pile:"  # -- issue 10 G2: the zone `pile:權` is the pile 權 on its owner's hero card
+PILE = "pile:"  # the zone `pile:權` is the pile 權 on its owner's hero card
 
 
 class ZonesMixin:
@@ -30,7 +30,7 @@ class ZonesMixin:
             for c in p.equips.values():
                 if c is card:
                     return "equip", p
-            for name, pile in p.piles.items():  # -- issue 10 G2
+            for name, pile in p.piles.items():
                 if card in pile:
                     return PILE + name, p
         if card in self.processing:
@@ -59,7 +59,7 @@ class ZonesMixin:
             self.discard_pile.remove(card)
         elif zone == "deck":
             self.deck.remove(card)
-        elif zone.startswith(PILE):  # -- issue 10 G2
+        elif zone.startswith(PILE):
             owner.piles[zone[len(PILE):]].remove(card)
         return zone, owner
 
@@ -83,7 +83,7 @@ class ZonesMixin:
             self.processing.append(card)
         elif zone == "discard":
             self.discard_pile.append(card)
-        elif zone.startswith(PILE):  # -- issue 10 G2: piles and the deck's two ends
+        elif zone.startswith(PILE):  # piles and the deck's two ends
             owner.piles.setdefault(zone[len(PILE):], []).append(card)
         elif zone in ("deck_top", "deck_bottom"):
             self.deck.insert(len(self.deck) if zone == "deck_top" else 0, card)  # the top is the end
@@ -91,7 +91,7 @@ class ZonesMixin:
         else:
             raise RulesError(f"no zone '{zone}'")
 
-    # several cards that move together are one move (-- issue 10 G2)
+    # several cards that move together are one move
     def to_discard(self, cards: Iterable[Card], reason: str = "put") -> None:
         self.move_cards(list(cards), "discard", None, reason)
 
@@ -139,7 +139,7 @@ class ZonesMixin:
             return self.hand_equip(p) + list(p.judge)
         if zone == "horses":
             return [c for s, c in p.equips.items() if s.endswith("horse")]
-        if zone.startswith(PILE):  # -- issue 10 G2
+        if zone.startswith(PILE):
             return list(p.piles.get(zone[len(PILE):], ()))
         return [c for s, c in p.equips.items() if s == zone]
 
@@ -171,7 +171,7 @@ class ZonesMixin:
         if keep:
             kept = player.equips.get(keep)
             pool = [c for c in pool if c is not kept]
-        pool = self.discardable(player, pool)  # -- issue 10 G4: forbid discard
+        pool = self.discardable(player, pool)  # forbid discard
         if n <= 0:
             return True
         if len(pool) < n:
@@ -222,7 +222,7 @@ def where(zone: str, owner: Player | None) -> str:
 
 
 def zone_zh(zone: str) -> str:
-    if zone.startswith(PILE):  # -- issue 10 G2
+    if zone.startswith(PILE):
         return f"武將牌上的「{zone[len(PILE):]}」"
     return {"hand": "手牌", "equip": "裝備區", "judge": "判定區", "processing": "處理區",
             "discard": "棄牌堆", "deck": "牌堆", "deck_top": "牌堆頂", "deck_bottom": "牌堆底"}.get(zone, zone)

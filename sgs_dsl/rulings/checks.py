@@ -14,7 +14,7 @@ from .script import label_of
 
 # What `seat N STATE;` can name, as the engine keeps it (and the grammar's STATE lists).
 STATES: dict[str, Callable[[Any], bool]] = {"chained": lambda p: p.chained,
-                                            "turned": lambda p: p.turned}  # -- issue 10 G1: 翻面
+                                            "turned": lambda p: p.turned}  # 翻面
 
 
 def check_all(game: Game, checks: tuple[Check, ...], winner: str) -> list[str]:
@@ -39,7 +39,7 @@ def _check(game: Game, check: Check, winner: str) -> str:
     kind = check.kind
     if kind in ("hand", "equip", "judge", "discard"):
         return _zone(game, check, player)
-    if kind == "pile":  # -- issue 10 G2: a pile's cards, in the order they were put there
+    if kind == "pile":  # a pile's cards, in the order they were put there
         name, refs = check.value
         have, want = _names(player.piles.get(name, [])), [label_of(r) for r in refs]
         return "" if have == want else (f"seat {check.seat} pile {name} is [{', '.join(have)}], "
@@ -81,12 +81,12 @@ def _observed(game: Game, check: Check, player: Any, winner: str) -> tuple[Any, 
         return _skip_word(value, skipped), _skip_word(value, not check.negated), f"seat {seat}"
     if kind == "fired":
         return _fired(game, check)
-    if kind in ("turns", "phases", "fight"):  # -- issue 10 G3
+    if kind in ("turns", "phases", "fight"):
         return _turns_observed(game, check, player)
     return winner, value, "the winner"
 
 
-# -- issue 10 G3: turns played, phases run, point fights
+# turns played, phases run, point fights
 def _turns_observed(game: Game, check: Check, player: Any) -> tuple[Any, Any, str]:
     if check.kind == "turns":
         return sum(p is player for p in game.turn_log), check.value, f"seat {check.seat} turns played"

@@ -43,7 +43,7 @@ class SeatSpec:
     judge: tuple[CardRef, ...]  # in placement order
     span: Span
     hand_given: bool = True  # `setup` deals a starting hand to the seats whose hand is left out
-    piles: tuple[tuple[str, tuple[CardRef, ...]], ...] = ()  # -- issue 10 G2: (pile name, its cards)
+    piles: tuple[tuple[str, tuple[CardRef, ...]], ...] = ()  # (pile name, its cards)
 
 
 @attrs.frozen
@@ -105,7 +105,7 @@ def damage_text(source: int | None, target: int, amount: int, nature: str, card:
 @attrs.frozen
 class Check:
     # hp max_hp hand equip judge life state skills mark discard deck deck_size discard_size
-    # damage damage_set no_damage skipped fired winner; turns phases fight (issue 10 G3)
+    # damage damage_set no_damage skipped fired winner; turns phases fight
     kind: str
     seat: int | None
     value: object

@@ -192,7 +192,7 @@ class _Reader:
                 gender = a.data
             elif a.data == "hero":
                 hero = self.hero(a.children[0])
-            elif a.data == "pile":  # -- issue 10 G2
+            elif a.data == "pile":
                 piles.append((self.pile_name(a.children[0]), self.cards(a.children[1])))
             else:
                 zones[a.data] = self.cards(a.children[0])
@@ -203,7 +203,7 @@ class _Reader:
                         self.span(node), any(a.data == "hand" for a in attrs), tuple(piles))
 
     def pile_name(self, token: Token) -> str:
-        """A pile some skill of the library declares (-- issue 10 G2)."""
+        """A pile some skill of the library declares."""
         name = str(token)
         piles = getattr(self.library, "piles", {})
         found = next((p for p in piles if normalize(p) == normalize(name)), None)
@@ -260,7 +260,7 @@ class _Reader:
             key = (spec.name, spec.suit, spec.rank)
             available[key] = available.get(key, 0) + 1
         named = [c for s in seats for c in (*s.hand, *s.equip, *s.judge)] + list(deck_top) + list(discard)
-        named += [c for s in seats for _, cards in s.piles for c in cards]  # -- issue 10 G2
+        named += [c for s in seats for _, cards in s.piles for c in cards]
         for c in named:
             key = (c.name, c.suit, c.rank)
             if available.get(key, 0) <= 0:
@@ -376,7 +376,7 @@ class _Reader:
             return Check("skills", self.seat_no(c[0], count), names, span)
         if kind == "mark":
             return Check("mark", self.seat_no(c[0], count), (str(c[1]), int(c[2])), span)
-        if kind == "pile":  # -- issue 10 G2
+        if kind == "pile":
             return Check("pile", self.seat_no(c[0], count), (self.pile_name(c[1]), self.cards(c[2])), span)
         if kind in ("discard", "deck"):
             return Check(kind, None, self.cards(c[0]), span)
@@ -388,13 +388,13 @@ class _Reader:
             return Check("damage_set", None, tuple(self.damage(d, count) for d in c), span)
         if kind == "no_damage":
             return Check("no_damage", None, None, span)
-        if kind in ("skipped", "not_skipped"):  # a phase, or (issue 10 G3) a whole turn
+        if kind in ("skipped", "not_skipped"):  # a phase, or a whole turn
             phase = self.word(c[1], {**PHASE_WORDS, "turn": "turn", "回合": "turn"}, "phase") or "play"
             return Check("skipped", self.seat_no(c[0], count), phase, span, negated=kind == "not_skipped")
         if kind in ("fired", "not_fired"):
             times = int(c[1]) if len(c) > 1 and c[1] is not None else None
             return Check("fired", None, (self.skill_name(c[0]), times), span, negated=kind == "not_fired")
-        if kind == "turns":  # -- issue 10 G3
+        if kind == "turns":
             return Check("turns", self.seat_no(c[0], count), int(c[1]), span)
         if kind == "phases":
             return Check("phases", self.seat_no(c[0], count), (self.word(c[1], PHASE_WORDS, "phase") or "play",

@@ -103,7 +103,7 @@ def _run(play: _Play, run: Run, player: Player) -> None:
         if play.phase_turn is not None:
             game.clear_marks("turn")  # the turn of the phase runs before is over
         play.phase_turn = None
-        game.take_turn(player, run.phase)  # with its extra turns (issue 10 G3)
+        game.take_turn(player, run.phase)  # with its extra turns
         return
     if play.phase_turn != run.seat:
         _new_turn(game, player)

@@ -51,10 +51,11 @@ def _first(request: Request, test: Callable[[Any], bool]) -> int | None:
 
 
 def _real_card(value: Any) -> Card | None:
-    """The physical card an option uses or plays as itself: (kind, (card,))."""
+    """The physical card an option uses or plays as itself: (kind, (card,)); the kind may be
+    another one that its holder's filter makes it count as."""
     if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], tuple) and len(value[1]) == 1:
         card = value[1][0]
-        if isinstance(card, Card) and card.kind is value[0]:
+        if isinstance(card, Card):
             return card
     return None
 

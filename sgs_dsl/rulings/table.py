@@ -37,7 +37,7 @@ def build_table(ruling: Ruling, library: Any) -> tuple[Game, Script]:
         placed += [(p, "hand", take(r)) for r in spec.hand]
         placed += [(p, "equip", take(r)) for r in spec.equip]
         placed += [(p, "judge", take(r)) for r in spec.judge]
-        placed += [(p, "pile:" + name, take(r)) for name, refs in spec.piles for r in refs]  # -- issue 10 G2
+        placed += [(p, "pile:" + name, take(r)) for name, refs in spec.piles for r in refs]
     top = [take(r) for r in ruling.deck_top]
     discard = [take(r) for r in ruling.discard]
     game = Game(library, players, [], [], IdentityMode(), 0, log=True)

@@ -126,7 +126,7 @@ class Filter:
 
 @frozen
 class ListLit:
-    """-- issue 10 G4: `["摸兩張牌", "回復1點體力"]`, `[殺, 閃]`: a list written out."""
+    """`["摸兩張牌", "回復1點體力"]`, `[殺, 閃]`: a list written out."""
 
     items: tuple[Expr, ...]
     span: Span
@@ -286,12 +286,12 @@ class Forbid:
     pattern: Pattern
     cond: Expr | None
     span: Span
-    subject: Name | None = None  # -- issue 10 G4: who is bound: you (default), others, all
+    subject: Name | None = None  # who is bound: you (default), others, all
 
 
 @frozen
 class StateDecl:
-    """-- issue 10 G1: `state NAME: TYPE until SCOPE;`: a value the skill remembers."""
+    """`state NAME: TYPE until SCOPE;`: a value the skill remembers."""
 
     name: Name
     type: Name
@@ -301,7 +301,7 @@ class StateDecl:
 
 @frozen
 class FilterSkill:
-    """-- issue 10 G6: `filter PATTERN as SUIT|CARD when COND;`: the owner's cards count as another."""
+    """`filter PATTERN as SUIT|CARD when COND;`: the owner's cards count as another."""
 
     pattern: Pattern
     target: PatAtom
@@ -311,10 +311,9 @@ class FilterSkill:
 
 @frozen
 class Equipped:
-    """-- issue 10 G6: `equipped CARD when COND;`: the owner has that equipment while its slot is empty."""
+    """`equipped CARD;`: the owner has that equipment's skill while its slot is empty."""
 
     card: Name
-    cond: Expr | None
     span: Span
 
 

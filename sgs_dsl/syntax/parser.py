@@ -526,24 +526,23 @@ class _ToAst(Transformer_NonRecursive):
         return ast.Active(tags, cond, tuple(body), self._s(meta))
 
     def forbid(self, meta, c):
-        kind, pattern, subject, cond = c  # -- issue 10 G4: the subject
+        kind, pattern, subject, cond = c  # the subject
         return ast.Forbid(self._name(kind), pattern, cond, self._s(meta),
                           self._name(subject) if subject is not None else None)
 
-    def state_decl(self, meta, c):  # -- issue 10 G1
+    def state_decl(self, meta, c):
         name, type_, until = c
         return ast.StateDecl(self._name(name), self._name(type_),
                              self._name(until) if until is not None else None, self._s(meta))
 
-    def filter_skill(self, meta, c):  # -- issue 10 G6
+    def filter_skill(self, meta, c):
         pattern, target, cond = c
         return ast.FilterSkill(pattern, target, cond, self._s(meta))
 
-    def equipped(self, meta, c):  # -- issue 10 G6
-        card, cond = c
-        return ast.Equipped(self._name(card), cond, self._s(meta))
+    def equipped(self, meta, c):
+        return ast.Equipped(self._name(c[0]), self._s(meta))
 
-    def list_(self, meta, c):  # -- issue 10 G4
+    def list_(self, meta, c):
         return ast.ListLit(tuple(i for i in c if i is not None), self._s(meta))
 
     def filter(self, meta, c):

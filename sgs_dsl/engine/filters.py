@@ -1,0 +1,101 @@
+"""Filters (鎖定視為技): `filter PATTERN as SUIT|CARD [when COND];` makes the
+owner's matching cards count as another suit or card wherever the rules read a card: in
+hand, in equipment, in piles, in the judge area and as the owner's judgement card. The
+physical card never changes: `seen` computes the view where the engine or the text reads a
+card. The filters in play are indexed by owner once per change of skills, so a game where no
+skill filters anything pays one look-up per read; and treated-as-equipped skills
+(`equipped CARD;`), which join a player's skills while that slot is empty."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..compiler.defs import Ctx, FilterDef, Skill
+from .model import Card, Judge, Player, UsedCard, color_of
+
+
+class FiltersMixin:
+    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+
+    _filter_table: dict[int, list[FilterDef]] | None = None
+    judging: tuple[Judge, ...] = ()  # judgements whose card is being read: it is their player's
+
+    def filter_table(self) -> dict[int, list[FilterDef]]:
+        """Every filter of a living player's skills, by seat (rebuilt after changed_skills)."""
+        if self._filter_table is None:
+            table: dict[int, list[FilterDef]] = {}
+            for p in self.players:
+                if p.alive:
+                    for skill in self.skills_of(p, suppressed=True):
+                        if skill.filters:
+                            table.setdefault(p.seat, []).extend(skill.filters)
+            self._filter_table = table
+        return self._filter_table
+
+    def seen(self, value: Any, holder: Player | None = None) -> Any:
+        """A card (or a judgement) as the rules read it: through its holder's filters. Anything
+        else, and every card when no filter is in play, is returned as it is."""
+        table = self.filter_table()
+        if not table:
+            return value
+        if isinstance(value, Judge):
+            return Judge(value.player, self.seen(value.card, value.player))
+        if not isinstance(value, Card):
+            return value
+        holder = holder or self.holder(value)
+        filters = table.get(holder.seat) if holder is not None else None
+        return self.apply_filters(value, holder, filters) if filters else value
+
+    def seen_used(self, card: Card, holder: Player | None = None) -> UsedCard:
+        """A real card as a use would be made of it: filtered when a filter applies."""
+        view = self.seen(card, holder)
+        return view if isinstance(view, UsedCard) else UsedCard.of(card)
+
+    def filtered_virtual(self, kind: Any, subcards: tuple[Card, ...]) -> UsedCard:
+        """A virtual card made of real ones: its suit and colour are theirs as the filters read
+        them (a ♠ counting as ♥ makes a red conversion)."""
+        card = UsedCard.virtual(kind, subcards)
+        if not subcards or not self.filter_table():
+            return card
+        views = [self.seen(c) for c in subcards]
+        suits = {v.suit for v in views}
+        colors = {v.color for v in views}
+        card.suit = suits.pop() if len(suits) == 1 else None
+        card.color = colors.pop() if len(colors) == 1 else None
+        return card
+
+    def holder(self, card: Card) -> Player | None:
+        """Whose filters read this card: whoever holds it, or whose judgement card it is."""
+        for j in self.judging:
+            if j.card is card:
+                return j.player
+        return self.zone_of(card)[1]
+
+    def apply_filters(self, card: Card, holder: Player, filters: list[FilterDef]) -> Card | UsedCard:
+        suit, kind = card.suit, card.kind
+        for f in filters:
+            if f.matches(card) and (f.cond is None or f.cond(Ctx(self, {"you": holder, "card": card}))):
+                self.credit(f.skill)
+                if f.suit is not None:
+                    suit = f.suit
+                else:
+                    kind = self.library.cards[f.kind_name]
+        if suit == card.suit and kind is card.kind:
+            return card
+        return UsedCard(kind, suit, color_of(suit), card.rank, (card,), kind.nature, filtered=True)
+
+    def treated_equipment(self, p: Player, hero_skills: list[Skill]) -> list[Skill]:
+        """The skills of equipment p is treated as having: each `equipped CARD` of p's hero
+        skills whose slot is empty (a 防具 among them is ignored like a real one: its skill
+        keeps the armour slot). Equipment moving rebuilds this (changed_skills)."""
+        granted = []
+        for skill in hero_skills:
+            for e in skill.equipped:
+                kind = self.library.cards[e.kind_name]
+                if kind.type not in p.equips:
+                    granted.append(kind.skill)
+        return granted
+
+    def treated_as(self, p: Player, skill: Skill) -> bool:
+        """`skill` is an equipment's skill p has through `equipped` (its slot is empty)."""
+        return p.equips.get(skill.slot) is None and skill in self._skills.get(p.seat, ())
