@@ -15,7 +15,7 @@ from ..engine.windows import WINDOW_BY_ID, WINDOWS
 from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from ..syntax.names import normalize
-from . import choice_check, kinds2_check, moves_check, schema, state_check
+from . import attach_check, choice_check, kinds2_check, moves_check, schema, state_check
 from .defs import (
     ActiveDef,
     CardKind,
@@ -234,6 +234,7 @@ class Compiler:
         triggers: dict[str, list[TriggerDef]] = {}
         modifiers, view_as, actives, forbids = [], [], [], []
         filters, equipped = [], []
+        attached = []  # issue 10: actions for others
         # states, tags, and the values set on a use or a damage are readable
         self.states = state_check.declare(self, name, members)
         state_check.check_tags(self, tags, members)
@@ -267,6 +268,8 @@ class Compiler:
                 filters.append(kinds2_check.filter_def(self, m, name))
             elif isinstance(m, ast.Equipped):
                 equipped.append(kinds2_check.equipped_def(self, m))
+            elif isinstance(m, ast.Attach):  # issue 10
+                attached.append(attach_check.attach_def(self, m, name))
             else:
                 self.error(m.span, "a skill holds triggers (`on`), modifiers (`modify`), `view_as`, "
                            "`active` and `forbid` only")
@@ -275,7 +278,8 @@ class Compiler:
         forbids = [attrs.evolve(f, skill=name) for f in forbids]
         return Skill(name, ident, text, tags, {k: tuple(v) for k, v in triggers.items()}, tuple(modifiers),
                      tuple(view_as), span, tuple(actives), tuple(forbids),
-                     filters=tuple(f for f in filters if f), equipped=tuple(e for e in equipped if e))
+                     filters=tuple(f for f in filters if f), equipped=tuple(e for e in equipped if e),
+                     attached=tuple(attached))
 
     def active(self, m: ast.Active, skill: str) -> ActiveDef:
         once = False

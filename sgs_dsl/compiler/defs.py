@@ -79,6 +79,18 @@ class ActiveDef:
 
 
 @attrs.frozen(slots=True)
+class AttachDef:
+    """An action the skill gives others in their own play phase: offered while
+    the owner lives and `cond` holds; `once` per acting player's play phase. ctx: you (the
+    owner), player (who acts)."""
+
+    skill: str
+    once: bool
+    cond: Fn | None
+    body: Fn
+
+
+@attrs.frozen(slots=True)
 class ForbidDef:
     """What the owner cannot do (`use`) or be chosen for (`target`) with matching cards."""
 
@@ -124,6 +136,7 @@ class Skill:
     rule: bool = False  # a card's rule: every player has it while the card is in the game
     filters: tuple[FilterDef, ...] = ()
     equipped: tuple[EquippedDef, ...] = ()
+    attached: tuple[AttachDef, ...] = ()  # actions for others
 
 
 @attrs.define(slots=True, eq=False)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..compiler.defs import CardKind, Ctx, Skill, TriggerDef
+from .attached import AttachedMixin  # issue 10: actions for others
 from .choices import ChoicesMixin
 from .damage_rules import DamageRulesMixin
 from .decisions import Option, Request
@@ -49,7 +50,7 @@ __all__ = ["ACTIVE_KEY", "END_PLAY", "EQUIP_USE", "FROM_DECK", "MAX_ACTIONS_PER_
            "UNCOUNTERABLE", "Game", "use_mode", "where", "zone_zh"]
 
 
-class Game(FiltersMixin, ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, MovesMixin, ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
+class Game(AttachedMixin, FiltersMixin, ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, MovesMixin, ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
     """One table: state, the seeded RNG, the agents, and the processes."""
 
     def __init__(self, library: Any, players: list[Player], deck: list[Card], agents: list[Any],
@@ -370,6 +371,9 @@ class Game(FiltersMixin, ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFi
             return None
         damage = variables.get("damage")  # a prevented damage ends its windows
         if damage is not None and damage.prevented:
+            return None
+        asked = variables.get("asked")  # and a need already met: nothing more is offered for it
+        if asked is not None and asked.provided is not None:
             return None
         if skill.slot and not leaving and (
                 p.equips.get(skill.slot) is None or p.equips[skill.slot].kind.skill is not skill) and (

@@ -202,6 +202,7 @@ class TurnMixin:
                     continue
                 if act.cond is None or act.cond(Ctx(self, {"you": player})):
                     options.append(Option(f"發動【{skill.name}】", ("active", (skill, act))))
+        options += self.attached_options(player)  # issue 10: actions other players' skills give
         for label, kind, subcards in self.castable(player, "play"):
             if self.can_play(player, kind, self.probe(kind, subcards)):
                 options.append(Option(label, (kind, subcards)))
@@ -212,6 +213,9 @@ class TurnMixin:
             self.log(f"{player.label()}重鑄{subcards.label()}")
             self.place(subcards, "discard", reason="recast")
             self.draw(player, subcards.kind.recast)
+            return
+        if kind == "attach":  # issue 10
+            self.run_attached(player, subcards)
             return
         if kind == "active":
             skill, act = subcards

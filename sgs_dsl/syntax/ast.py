@@ -269,6 +269,17 @@ class ViewAs:
 
 
 @frozen
+class Attach:
+    """An action a skill gives others in their play phase: `attach others once when COND { ... }`."""
+
+    subject: Name
+    tags: tuple[Name, ...]
+    cond: Expr | None
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@frozen
 class Active:
     """A play-phase action a skill offers: `active once when COND { ... }`."""
 
@@ -318,7 +329,7 @@ class Equipped:
 
 
 Member = (Prop | UseClause | ChooseClause | Block | Trigger | Modifier | ViewAs | Active | Forbid | StateDecl
-          | FilterSkill | Equipped)
+          | FilterSkill | Equipped | Attach)
 
 
 # ---------------------------------------------------------------- top-level definitions

@@ -521,6 +521,10 @@ class _ToAst(Transformer_NonRecursive):
                           self._name(zone) if zone is not None else None,
                           self._name(mode) if mode is not None else None, cond, self._s(meta))
 
+    def attach(self, meta, c):
+        subject, tags, cond, *body = c
+        return ast.Attach(self._name(subject), tags, cond, tuple(body), self._s(meta))
+
     def active(self, meta, c):
         tags, cond, *body = c
         return ast.Active(tags, cond, tuple(body), self._s(meta))

@@ -1,0 +1,58 @@
+"""Actions for others: a skill's `attach others { ... }` gives every other
+player an action in their own play phase, e.g. a lord skill that lets the lord's kingdom
+hand the lord a card. Games whose library has no such skill never scan for them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..compiler.defs import AttachDef, Ctx, Skill
+from .decisions import Option
+from .model import Player
+
+ATTACH_KEY = "attach:"  # Player.used key prefix: the actor's uses of one owner's action
+
+
+class AttachedMixin:
+    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+
+    _attach_possible: bool | None = None  # does any skill of the library attach an action?
+
+    def attach_possible(self) -> bool:
+        if self._attach_possible is None:
+            skills = list(self.library.skills.values())
+            skills += [k.skill for k in self.library.cards.values() if k.skill is not None]
+            self._attach_possible = any(s.attached for s in skills)
+        return self._attach_possible
+
+    def attached_options(self, player: Player) -> list[Option]:
+        """`發動【SKILL】` for each action a living other player's skill gives `player` now."""
+        if not self.attach_possible():
+            return []
+        options = []
+        for owner in self.seat_order(player):
+            if owner is player or not owner.alive:
+                continue
+            for skill in self.skills_of(owner):
+                for act in skill.attached:
+                    if self._attach_offered(player, owner, skill, act):
+                        options.append(Option(f"發動【{skill.name}】", ("attach", (owner, skill, act))))
+        return options
+
+    def _attach_offered(self, player: Player, owner: Player, skill: Skill, act: AttachDef) -> bool:
+        if act.once and player.used.get(_key(owner, skill), 0) >= 1:
+            return False
+        return act.cond is None or bool(act.cond(Ctx(self, {"you": owner, "player": player})))
+
+    def run_attached(self, player: Player, chosen: tuple[Player, Skill, AttachDef]) -> None:
+        """The actor uses the action; the skill asks the questions of its text."""
+        owner, skill, act = chosen
+        key = _key(owner, skill)
+        player.used[key] = player.used.get(key, 0) + 1
+        self.log(f"{player.label()}發動{owner.label()}的【{skill.name}】")
+        self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
+        self.run_block(act.body, Ctx(self, {"you": owner, "player": player}), skill.name)
+
+
+def _key(owner: Player, skill: Any) -> str:
+    return f"{ATTACH_KEY}{owner.seat}:{skill.name}"

@@ -1,0 +1,83 @@
+"""Issue 10 G7 at unit level: `attach others once when COND { ... }` (actions a skill gives
+other players in their own play phase) is checked at load time with located errors, offered
+only to living owners' others while its condition holds, limited per actor, and costs nothing
+in a game whose library has no such skill. The effect in play: tests/rulings/mech_attach.ruling."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from table import make_table
+
+from sgs_dsl.compiler.library import check_paths, load_library
+
+HEROES = Path(__file__).parent / "data" / "mech_attach.sgs"
+ACTION = "發動【試援】"
+
+
+@pytest.fixture(scope="module")
+def library():
+    return load_library([HEROES])
+
+
+def check(tmp_path: Path, body: str):
+    path = tmp_path / "bad.sgs"
+    path.write_text(f'skill 例 li "測試" {{\n{body}\n}}\n', encoding="utf-8")
+    return check_paths([path])
+
+
+@pytest.mark.parametrize("body, message, hint", [
+    ("  attach other once { draw(you, 1); }", "unknown attach subject 'other'", "others"),
+    ("  attach others onse { draw(you, 1); }", "unknown attach flag 'onse'", "once"),
+    ("  attach others when player.kingdon == \"qun\" { draw(you, 1); }", "has no field 'kingdon'", "kingdom"),
+    ("  attach others { draw(actor, 1); }", "actor", ""),
+])
+def test_attach_is_checked_with_located_errors(tmp_path, body, message, hint):
+    found = check(tmp_path, body)
+    assert found, f"no error for {body!r}"
+    first = found[0]
+    assert message in first.message, first.render()
+    assert hint in first.hint, first.render()
+    assert first.span.line == 2 and first.source_line.strip() == body.strip()
+
+
+def table(library, *, kingdom: str = "qun", role: str = "lord"):
+    game = make_table(library, seats=[dict(role=role), dict(role="rebel", hand=["閃 ♦2", "閃 ♦3"])], current=1)
+    owner, actor = game.players
+    owner.skills = (library.skills["試援"],)
+    actor.kingdom = kingdom
+    game.changed_skills()
+    return game, owner, actor
+
+
+def labels(game, player) -> list[str]:
+    return [o.label for o in game.play_options(player)]
+
+
+def test_offered_to_others_with_the_owner_as_you_and_the_actor_as_player(library):
+    game, owner, actor = table(library)
+    assert ACTION in labels(game, actor)
+    assert ACTION not in labels(game, owner)  # the owner is not given its own action
+    option = next(o for o in game.play_options(actor) if o.label == ACTION)
+    game.agents[1].answers.append("【閃】♦2")
+    game.play_action(actor, *option.value)
+    assert [c.name for c in owner.hand] == ["閃"] and len(actor.hand) == 1
+    assert ACTION not in labels(game, actor)  # once per the actor's play phase
+    assert game.fired["試援"] == 1
+
+
+@pytest.mark.parametrize("change", ["owner_dead", "not_qun", "not_lord"])
+def test_not_offered_when_the_owner_is_dead_or_the_condition_fails(library, change):
+    game, owner, actor = table(library, kingdom="wei" if change == "not_qun" else "qun",
+                               role="rebel" if change == "not_lord" else "lord")
+    if change == "owner_dead":
+        owner.alive = False
+        game.changed_skills()
+    assert ACTION not in labels(game, actor)
+
+
+def test_a_library_without_attached_actions_never_scans(monkeypatch):
+    game = make_table(seats=[dict(role="lord"), dict(role="rebel")])
+    monkeypatch.setattr(type(game), "skills_of", lambda *a, **k: pytest.fail("scanned skills"))
+    assert game.attached_options(game.players[0]) == []
