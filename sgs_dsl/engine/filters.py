@@ -35,7 +35,9 @@ class FiltersMixin:
     def seen(self, value: Any, holder: Player | None = None) -> Any:
         """A card (or a judgement) as the rules read it: through its holder's filters. Anything
         else, and every card when no filter is in play, is returned as it is."""
-        table = self.filter_table()
+        table = self._filter_table
+        if table is None:
+            table = self.filter_table()
         if not table:
             return value
         if isinstance(value, Judge):
@@ -48,6 +50,8 @@ class FiltersMixin:
 
     def seen_used(self, card: Card, holder: Player | None = None) -> UsedCard:
         """A real card as a use would be made of it: filtered when a filter applies."""
+        if not (self._filter_table if self._filter_table is not None else self.filter_table()):
+            return UsedCard.of(card)  # no filter in play: the card as printed
         view = self.seen(card, holder)
         return view if isinstance(view, UsedCard) else UsedCard.of(card)
 

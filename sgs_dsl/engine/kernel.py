@@ -18,6 +18,7 @@ from .damage_rules import DamageRulesMixin
 from .decisions import Option, Request
 from .extra_turns import ExtraTurnsMixin
 from .filters import FiltersMixin
+from .game_start import GameStartMixin
 from .history import History
 from .hp import HpMixin
 from .labelled import LabelledMixin
@@ -50,7 +51,7 @@ __all__ = ["ACTIVE_KEY", "END_PLAY", "EQUIP_USE", "FROM_DECK", "MAX_ACTIONS_PER_
            "UNCOUNTERABLE", "Game", "use_mode", "where", "zone_zh"]
 
 
-class Game(AttachedMixin, FiltersMixin, ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, MovesMixin, ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
+class Game(GameStartMixin, AttachedMixin, FiltersMixin, ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, MovesMixin, ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
     """One table: state, the seeded RNG, the agents, and the processes."""
 
     def __init__(self, library: Any, players: list[Player], deck: list[Card], agents: list[Any],
@@ -273,7 +274,7 @@ class Game(AttachedMixin, FiltersMixin, ProhibitsMixin, LabelledMixin, ExtraTurn
 
     def changed_skills(self) -> None:
         self._listeners = None
-        self._forbid_table = None  # the prohibits in play
+        self._forbid_table = self._forbid_binding = None  # the prohibits in play
         self._filter_table = None  # the filters in play
         self._skills.clear()
 

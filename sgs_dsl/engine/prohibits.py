@@ -27,10 +27,11 @@ class ProhibitsMixin:
     """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
 
     _forbid_table: dict[str, list[Entry]] | None = None
+    _forbid_binding: dict[tuple[str, int], list[Entry]] | None = None  # (kind, seat) -> what binds that seat
 
     def forbid_table(self) -> dict[str, list[Entry]]:
         """Every forbid of a living player's skills, by kind, in seat order (rebuilt after
-        changed_skills)."""
+        changed_skills); and, by kind and seat, the ones that bind that seat."""
         if self._forbid_table is None:
             table: dict[str, list[Entry]] = {}
             for owner in self.players:
@@ -38,18 +39,26 @@ class ProhibitsMixin:
                     for skill in self.skills_of(owner, suppressed=True):
                         for f in skill.forbids:
                             table.setdefault(f.kind, []).append((owner, skill, f))
-            self._forbid_table = table
+            binding: dict[tuple[str, int], list[Entry]] = {}
+            for kind, entries in table.items():
+                for p in self.players:
+                    bound = [e for e in entries if e[2].subject == "all" or (e[2].subject == "you") == (e[0] is p)]
+                    if bound:
+                        binding[kind, p.seat] = bound
+            self._forbid_table, self._forbid_binding = table, binding
         return self._forbid_table
 
     def forbidden(self, p: Player, kind: str, card: UsedCard, user: Player) -> bool:
         """A forbid binding p stops this: p may not be targeted by (`target`; `user` uses the
         card), or use, play out, answer with or discard (`user` is p) the card."""
-        entries = self.forbid_table().get(kind)
+        binding = self._forbid_binding
+        if binding is None:
+            self.forbid_table()
+            binding = self._forbid_binding
+        entries = binding.get((kind, p.seat))
         if not entries:
             return False
         for owner, skill, f in entries:
-            if (f.subject == "you") != (owner is p) and f.subject != "all":
-                continue
             if skill.slot == "armor" and self.use_stack and self.armor_ignored(owner):
                 continue
             if f.matches(card) and (f.cond is None or f.cond(
