@@ -75,6 +75,7 @@ def setup(library: Any, ruleset: str, players: int, seed: int, agents: list[Any]
     agents = agents or [RandomAgent(rng.randrange(2**32)) for _ in range(players)]
     game = Game(library, seats, deck, agents, IdentityMode(), rng.randrange(2**32), log)
     if rules.heroes:
+        game.hero_pool = tuple(h.name for h in ruleset_heroes(library, ruleset))
         choose_heroes(game, rules.lords, ruleset_heroes(library, ruleset), rng)
     game.log(f"身份局 {players}人：主公是{seats[0].label()}（體力上限{seats[0].max_hp}）")
     for p in seats:
@@ -139,6 +140,7 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
     error = None
     winner, reason, capped = "draw", "", False
     try:
+        game.start_game()  # 遊戲開始時: setup is done, no turn has begun
         player = game.players[0]
         while True:
             if game.turns >= max_turns:

@@ -15,7 +15,7 @@ from ..engine.windows import WINDOW_BY_ID, WINDOWS
 from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from ..syntax.names import normalize
-from . import attach_check, choice_check, kinds2_check, moves_check, schema, state_check
+from . import attach_check, choice_check, kinds2_check, moves_check, schema, state_check, viewas_check
 from .defs import (
     ActiveDef,
     CardKind,
@@ -277,7 +277,7 @@ class Compiler:
         modifiers = [attrs.evolve(m, skill=name) for m in modifiers]
         forbids = [attrs.evolve(f, skill=name) for f in forbids]
         return Skill(name, ident, text, tags, {k: tuple(v) for k, v in triggers.items()}, tuple(modifiers),
-                     tuple(view_as), span, tuple(actives), tuple(forbids),
+                     tuple(viewas_check.labelled(view_as)), span, tuple(actives), tuple(forbids),
                      filters=tuple(f for f in filters if f), equipped=tuple(e for e in equipped if e),
                      attached=tuple(attached))
 
@@ -378,10 +378,10 @@ class Compiler:
             return None
         zone = m.zone.text if m.zone is not None else "hand"
         zone = moves_check.view_as_zone(self, zone) or zone  # a pile is a source too
-        if zone not in ("hand", "hand_equip", "equip") and not zone.startswith("pile:"):
+        if zone not in ("hand", "hand_equip", "equip", "judge") and not zone.startswith("pile:"):
             self.error(m.zone.span, f"unknown zone '{zone}' for view_as",
-                       did_you_mean(zone, [n for n, _ in self.piles.values()]) or
-                       "zones: hand, equip, hand_equip, or a pile a skill declares (`pile 權;`)")
+                       did_you_mean(zone, [n for n, _ in self.piles.values()] + ["judge"]) or
+                       "zones: hand, equip, hand_equip, judge, or a pile a skill declares (`pile 權;`)")
         modes = ("use", "play")
         if m.mode is not None:
             if m.mode.text not in ("use", "play"):
@@ -391,7 +391,8 @@ class Compiler:
         if m.count < 1:
             self.error(m.span, "view_as needs at least one card")
         cond = self.expr_bool(m.cond, Scope({"you": "player"})) if m.cond is not None else None
-        return ViewAsDef(kind.name, m.count, self.pattern(m.pattern), zone, modes, skill, cond)
+        return ViewAsDef(kind.name, m.count, self.pattern(m.pattern), zone, modes, skill, cond,
+                         viewas_check.across(self, m))
 
     # ------------------------------------------------------------ patterns
     def pattern(self, p: ast.Pattern) -> Callable[[Any], bool]:
@@ -849,13 +850,17 @@ class Compiler:
             return state_check.argument(self, a, ptype, scope)
         if ptype in choice_check.ARG_TYPES:  # labels, offers, card names written out
             return choice_check.argument(self, a, ptype, scope)
-        if ptype == "pattern":
+        if ptype in ("pattern", "virtual_card"):
             if not isinstance(a, ast.Var):
                 self.error(a.span, "expected a card name here")
                 return _const((lambda c: False, None))
             pattern = ast.Pattern(((ast.PatAtom("name", a.name, a.span),),), a.span)
+            kind = self.cards.get(normalize(a.name)) or self.cards.get(a.name.lower())
+            if ptype == "virtual_card" and kind is not None and (kind.is_equip or kind.type == "delayed"):
+                self.error(a.span, f"'{kind.name}' cannot be used as a virtual card: an equipment or a "
+                           "delayed trick is placed as a real card", "use a basic card or an instant trick here")
             return _const((self.pattern(pattern), self.pattern_kind(pattern)))
-        domains = {"nature": schema.NATURES, "phase": schema.PHASE_NAMES,
+        domains = {"nature": schema.NATURES, "phase": schema.PHASE_NAMES, "mark_scope": {s: s for s in schema.MARK_SCOPES},
                    "zone": {z: z for z in schema.ZONES}, "slot": {s: s for s in schema.SLOTS}}
         domains.update(moves_check.domains(self))  # zones with piles, places, reasons
         word_only = ptype in moves_check.WORD_ONLY  # a word, even where a variable has its name
@@ -869,18 +874,52 @@ class Compiler:
         if word_only:
             self.error(a.span, f"expected a {ptype} name here", f"{ptype}s: {', '.join(domains[ptype])}")
             return _const(None)
+        if ptype in domains and isinstance(a, ast.Str):  # a quoted name is checked like a bare one
+            table = domains[ptype]
+            if a.value not in table:
+                what = ptype.replace("_", " ")
+                self.error(a.span, f"unknown {what} \"{a.value}\"",
+                           did_you_mean(a.value, table) or f"{what}s: {', '.join(table)}")
+                return _const(None)
+            return _const(table[a.value])
         fn, t = self.expr(a, scope)
+        if ptype in domains:  # a name computed at run time: checked when it is known
+            return _in_domain(fn, domains[ptype], ptype.replace("_", " "), a.span)
         want = schema.base_type(ptype)
         got = schema.base_type(t)
-        if want in ("player", "int", "card", "use", "damage", "bool") and got not in (want, "any", "none"):
+        if want in ("player", "int", "card", "use", "damage", "bool", "strs") and got not in (want, "any", "none"):
             self.error(a.span, f"expected {want}, found {t}")
         if got == "none" and not ptype.endswith("?"):
             self.error(a.span, f"'none' is not allowed here; expected {want}")
+        if want in ("player", "card", "use", "damage") and not ptype.endswith("?") and t.endswith("?"):
+            return _not_none(fn, want, a.span)  # "X or none" where an X is needed
         return _checked_int(fn, a.span) if want == "int" and got == "any" else fn
 
 
 def _const(value: Any) -> Callable[[Ctx], Any]:
     return lambda ctx: value
+
+
+def _not_none(fn: Callable[[Ctx], Any], what: str, where: Span) -> Callable[[Ctx], Any]:
+    """A value that may be none, given where a value is needed: none is a located rules error
+    (`draw(damage.source, 1)` for a damage without a source), never a Python error."""
+    def needed(ctx: Ctx) -> Any:
+        value = fn(ctx)
+        if value is None:
+            raise RulesError(f"expected a {what} here, but it is none (guard it with `if ... != none`)", where)
+        return value
+    return needed
+
+
+def _in_domain(fn: Callable[[Ctx], Any], table: dict[str, Any], what: str, where: Span) -> Callable[[Ctx], Any]:
+    """A name of a closed set computed at run time: the engine's value for it, or a located
+    rules error for a name outside the set (never a Python error deep in the engine)."""
+    def named(ctx: Ctx) -> Any:
+        value = fn(ctx)
+        if value in table:
+            return table[value]
+        raise RulesError(f"unknown {what} {value!r}; {what}s: {', '.join(table)}", where)
+    return named
 
 
 def _guarded(impl: Callable[..., Any], arg_fns: tuple, kw_items: tuple, counted: tuple[tuple[int, str], ...],

@@ -66,6 +66,8 @@ class ViewAsDef:
     modes: tuple[str, ...]  # use / play
     skill: str
     cond: Fn | None = None  # when the conversion is offered (ctx: you)
+    across: tuple[str, str] | None = None  # ("same" | "different", "suit" | "color" | "type")
+    label: str = ""  # tells apart several conversions of one skill into the same card
 
 
 @attrs.frozen(slots=True)

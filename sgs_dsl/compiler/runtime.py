@@ -272,9 +272,7 @@ def use_virtual(ctx: Ctx, player, card, on=None, counter=True, limit=False) -> b
 
 
 def mark(ctx: Ctx, player, key, n, until="game") -> None:
-    if until not in ("phase", "turn", "game"):
-        raise RulesError(f"mark(..., until: {until!r}): use phase, turn or game")
-    player.marks[key] = n
+    player.marks[key] = n  # `until` is checked at load time (a mark scope)
     player.mark_until[key] = until
 
 
@@ -358,6 +356,15 @@ def set_kingdom(ctx: Ctx, player, kingdom) -> None:
 
 def set_hero(ctx: Ctx, player, hero) -> None:
     ctx.game.set_hero(player, hero)
+
+
+# the hero cards not in play
+def unused_heroes(ctx: Ctx) -> list[str]:
+    return ctx.game.unused_heroes()
+
+
+def choose_hero(ctx: Ctx, chooser, names, prompt="") -> str | None:
+    return ctx.game.choose_hero(chooser, list(names or []), prompt)
 
 
 # a use made with a card another player provides; where a use may go

@@ -140,6 +140,7 @@ PAYLOAD_VARS: dict[str, dict[str, str]] = {
     "lose": {"lose": "recover"},
     "move": {"move": "move"},
     "fight": {"fight": "fight"},
+    "game": {},  # the game starting: nothing but `you`
 }
 
 BLOCKS = {
@@ -172,6 +173,7 @@ MODIFIERS = {
     # a rule that replaces dying
     "survive": "while its value is true you stay alive at hp 0 or below (`modify survive = true when ...`)",
 }
+MARK_SCOPES = ("phase", "turn", "game")  # how long a mark lasts
 ZONES = ("hand", "equip", "judge", "hand_equip", "area", "horses", "weapon", "armor")
 SLOTS = ("weapon", "armor", "offense_horse", "defense_horse")
 NATURES = {"normal": "normal", "fire": "fire", "thunder": "thunder", "火": "fire", "雷": "thunder"}
@@ -335,11 +337,11 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "(`limit: true` counts against the play-phase limit); true when it was used"),
     Builtin("can_redirect", (P("use", "use"), P("player", "player")), {}, "bool",
             "the use may be moved onto the player: alive, not already its target, a player its card may target"),
-    Builtin("use_virtual", (P("player", "player"), P("card", "pattern")),
+    Builtin("use_virtual", (P("player", "player"), P("card", "virtual_card")),
             {"on": ("players", None), "counter": ("bool", True), "limit": ("bool", False)}, "bool",
             "the player is treated as using the card (no real card) on the players; `counter: false` "
             "cannot be countered; `limit: true` counts against the play-phase limit"),
-    Builtin("mark", (P("player", "player"), P("key", "str"), P("n", "int")), {"until": ("str", "game")}, "none",
+    Builtin("mark", (P("player", "player"), P("key", "str"), P("n", "int")), {"until": ("mark_scope", "game")}, "none",
             "set a named counter on the player, cleared at the end of the phase, the turn, or never"),
     Builtin("marks", (P("player", "player"), P("key", "str")), {}, "int", "a named counter of the player (0 if unset)"),
     Builtin("count_this_turn", (P("player", "player"), P("card", "pattern")), {}, "int",
@@ -373,6 +375,12 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the player's kingdom changes (魏 蜀 吳 群 神)"),
     Builtin("set_hero", (P("player", "player"), P("hero", "hero")), {}, "none",
             "the player's hero card becomes another hero: name, gender, kingdom and skills (hp stays)"),
+    # the hero cards not in play
+    Builtin("unused_heroes", (), {}, "strs",
+            "the names of the ruleset's heroes that no seat holds (the pool left after hero selection), "
+            "in library order; empty at a table that dealt no heroes"),
+    Builtin("choose_hero", (P("chooser", "player"), P("names", "strs")), {"prompt": ("str", "")}, "str?",
+            "the chooser picks one of the hero names (none when there are none); `set_hero` takes it"),
     # damage and hp, turns and phases, point fights
     Builtin("transfer", (P("damage", "damage"), P("to", "player")), {}, "none",
             "轉移: the damage is dealt to `to` instead (same source, card, amount and nature); the new "

@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 
+from ..engine.model import RulesError
 from ..engine.state import SCOPES
 from ..syntax import ast
 from ..syntax.diagnostics import did_you_mean
@@ -83,6 +84,8 @@ def argument(c: Any, a: Any, ptype: str, scope: Any) -> Callable[[Ctx], Any]:
         return _state(c, a)
     if ptype == "state_value":
         return _value(c, a, scope)
+    if ptype == "hero" and not (isinstance(a, ast.Var) and scope.lookup(a.name) is None):
+        return _hero_text(c, a, scope)  # a name known only at run time (unused_heroes, choose_hero)
     if ptype in NAMED:
         return _named(c, a, ptype)
     text = a.value if isinstance(a, ast.Str) else (a.name if isinstance(a, ast.Var) else None)
@@ -123,6 +126,22 @@ def _named(c: Any, a: Any, ptype: str) -> Callable[[Ctx], Any]:
     c.name_refs.append((ptype, a.name, a.span))
     table, key = NAMED[ptype], a.name
     return lambda ctx: find(getattr(ctx.game.library, table), key)
+
+
+def _hero_text(c: Any, a: Any, scope: Any) -> Callable[[Ctx], Any]:
+    """A hero named by text computed when the text runs: looked up then."""
+    fn, t = c.expr(a, scope)
+    if schema.base_type(t) not in ("str", "any"):
+        c.error(a.span, f"expected a hero name here, found {t}",
+                "write the hero's name, or text such as choose_hero(you, unused_heroes())")
+
+    def hero(ctx: Ctx) -> Any:
+        name = fn(ctx)
+        found = find(ctx.game.library.heroes, name) if isinstance(name, str) else None
+        if found is None:
+            raise RulesError(f"no hero of the library is named {name!r}", a.span)
+        return found
+    return hero
 
 
 def find(table: dict[str, Any], name: str) -> Any:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..compiler.defs import CardKind, Ctx, TargetRule, UseMode
+from . import viewas
 from .decisions import Option
 from .model import (
     SLOT_ZH,
@@ -71,18 +72,37 @@ class UsingMixin:
                     continue
                 if va.cond is not None and not va.cond(Ctx(self, {"you": p})):
                     continue
-                pool = [c for c in self.zone_cards(p, va.zone) if va.matches(self.seen_used(c, p))]
-                if len(pool) < va.count:
+                some = self.view_as_sample(p, va)
+                if some is None:
                     continue
-                if pattern is not None and not pattern(UsedCard.virtual(kind, tuple(pool[:va.count]))):
+                if pattern is not None and not pattern(UsedCard.virtual(kind, some)):
                     continue
-                if guarded and self.forbidden_in(p, context, UsedCard.virtual(kind, tuple(pool[:va.count]))):
+                if guarded and self.forbidden_in(p, context, UsedCard.virtual(kind, some)):
                     continue
-                key = (skill.name, kind.name)
+                key = (skill.name, kind.name, va.label)
                 if key in seen:
                     continue
                 seen.add(key)
-                yield f"【{skill.name}】視為【{kind.name}】", kind, ("view_as", va)
+                yield f"【{skill.name}】視為【{kind.name}】{va.label}", kind, ("view_as", va)
+
+    def view_as_sample(self, p: Player, va: Any) -> tuple[Card, ...] | None:
+        """Some cards a conversion could be made of now (its rule across them kept), or None."""
+        pool = [c for c in self.zone_cards(p, va.zone) if va.matches(self.seen_used(c, p))]
+        if va.across is None:
+            return tuple(pool[:va.count]) if len(pool) >= va.count else None
+        how, prop = va.across
+        some = viewas.sample(how, [(viewas.key_of(self.seen_used(c, p), prop), c) for c in pool], va.count)
+        return tuple(some) if some is not None else None
+
+    def view_as_fitting(self, p: Player, va: Any, chosen: list[Card], pool: list[Card]) -> list[Card]:
+        """The cards of `pool` that, added to `chosen`, still leave a set that keeps the rule."""
+        if va.across is None:
+            return pool
+        how, prop = va.across
+        keys = {c.uid: viewas.key_of(self.seen_used(c, p), prop) for c in chosen + pool}
+        picked = [keys[c.uid] for c in chosen]
+        return [c for c in pool if viewas.completable(
+            how, picked + [keys[c.uid]], [keys[o.uid] for o in pool if o is not c], va.count)]
 
     def resolve_subcards(self, p: Player, kind: CardKind, subcards) -> tuple[Card, ...]:
         """A view-as choice becomes real cards: the player picks them one by one."""
@@ -92,6 +112,7 @@ class UsingMixin:
         chosen: list[Card] = []
         for _ in range(va.count):
             pool = [c for c in self.zone_cards(p, va.zone) if va.matches(self.seen_used(c, p)) and c not in chosen]
+            pool = self.view_as_fitting(p, va, chosen, pool)
             chosen.append(self.ask(p, "pick_card", f"選擇當【{kind.name}】的牌", [Option(self.seen(c, p).label(), c) for c in pool],
                                    va.skill).value)
         self.log(f"{p.label()}發動【{va.skill}】")

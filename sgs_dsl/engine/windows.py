@@ -24,6 +24,9 @@ class WindowSpec:
 
 W = WindowSpec
 WINDOWS: tuple[WindowSpec, ...] = (
+    # the game
+    W("game_start", "遊戲開始時", "game", "game", "all, from the first seat",
+      note="once, after setup (heroes chosen, starting hands dealt), before the first turn"),
     # the turn
     W("turn_before", "回合開始前", "turn", "turn", "current player", note="a turned-over hero turns back and skips"),
     W("turn_start", "回合開始時", "turn", "turn", "all, from the current player"),
@@ -73,7 +76,8 @@ WINDOWS: tuple[WindowSpec, ...] = (
     W("death", "死亡時", "death", "death", "the dead player and all"),
     W("after_death", "死亡後", "death", "death", "all, from the current player"),
     # cards
-    W("drawn", "摸牌後", "draw", "move", "the drawing player"),
+    W("drawn", "摸牌後", "draw", "move", "the drawing player; opened only when a living player's skill listens to it",
+      note="after the cards are in hand: move.player drew move.cards from the deck"),
     W("cards_lost", "失去牌後", "move", "move", "the player who lost cards",
       note="once per move for each player and zone (hand, equipment) that lost cards: move.cards"),
     # point fights

@@ -9,6 +9,7 @@ from .decisions import Option
 from .model import (
     Card,
     GameOver,
+    Move,
     Player,
     RulesError,
 )
@@ -114,13 +115,15 @@ class ZonesMixin:
         return self.deck.pop()
 
     def draw(self, player: Player, n: int) -> list[Card]:
-        cards = []
-        for _ in range(max(0, n)):
-            card = self.draw_top()
-            self.place(card, "hand", player, FROM_DECK)
-            cards.append(card)
-        if cards:
-            self.log(f"{player.label()}摸{len(cards)}張牌")
+        """The player draws n cards from the deck top as one move; then 摸牌後 (`drawn`), opened
+        only when a living player's skill listens to it (`sgs windows` says so)."""
+        cards = [self.draw_top() for _ in range(max(0, n))]
+        if not cards:
+            return cards
+        self.move_cards(cards, "hand", player, "draw", [FROM_DECK] * len(cards))
+        self.log(f"{player.label()}摸{len(cards)}張牌")
+        if self.listeners().get("drawn"):
+            self.open_window("drawn", {"move": Move(player, "deck", cards[0], cards)})
         return cards
 
     def hand_equip(self, p: Player) -> list[Card]:

@@ -43,6 +43,7 @@ def build_table(ruling: Ruling, library: Any) -> tuple[Game, Script]:
     game = Game(library, players, [], [], IdentityMode(), 0, log=True)
     game.deck = list(reversed(pool)) + list(reversed(top))  # the first listed card is on top
     game.all_cards = list(deck)
+    game.hero_pool = tuple(h.name for h in ruleset_heroes(library, ruling.ruleset))  # for unused_heroes()
     game.discard_pile = discard
     for p, zone, card in placed:
         if zone == "hand":

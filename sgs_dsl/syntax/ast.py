@@ -266,6 +266,7 @@ class ViewAs:
     mode: Name | None
     cond: Expr | None
     span: Span
+    across: tuple[Name, Name] | None = None  # `with same suit`: a rule across the chosen cards
 
 
 @frozen

@@ -516,10 +516,11 @@ class _ToAst(Transformer_NonRecursive):
         return ast.Modifier(self._name(name), pattern, str(op), value, cond, self._s(meta))
 
     def view_as(self, meta, c):
-        card, count, pattern, zone, mode, cond = c
+        card, count, pattern, zone, how, prop, mode, cond = c
+        across = (self._name(how), self._name(prop)) if how is not None else None
         return ast.ViewAs(self._name(card), int(count), pattern,
                           self._name(zone) if zone is not None else None,
-                          self._name(mode) if mode is not None else None, cond, self._s(meta))
+                          self._name(mode) if mode is not None else None, cond, self._s(meta), across)
 
     def attach(self, meta, c):
         subject, tags, cond, *body = c

@@ -1,0 +1,73 @@
+"""Regressions for the silent defects named at the top of issue 11 that are fixed so far: a file
+that passes `sgs check` means what it says. Each test failed before its fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from table import find, make_table
+
+from sgs_dsl.compiler.library import build, check_paths
+from sgs_dsl.resources import library_files
+
+
+def check(tmp_path: Path, body: str):
+    path = tmp_path / "silent.sgs"
+    path.write_text(f'skill 例 li "測試" {{\n{body}\n}}\n', encoding="utf-8")
+    return check_paths([path])
+
+
+@pytest.mark.parametrize("body, message, hint", [
+    ('  active once { discard(you, 1, from: "pocket"); }', 'unknown zone "pocket"', "zones: hand"),
+    ('  active once { skip(you, "banana"); }', 'unknown phase "banana"', "phases: prepare"),
+    ('  active once { skip(you, "出排"); }', 'unknown phase "出排"', "did you mean '出牌'?"),
+    ('  active once { mark(you, "x", 1, until: "forever"); }', 'unknown mark scope "forever"', "phase, turn, game"),
+    ("  active once { use_virtual(you, 諸葛連弩, on: [you]); }", "'諸葛連弩' cannot be used as a virtual card",
+     "basic card or an instant trick"),
+    ("  active once { use_virtual(you, 樂不思蜀, on: others(you)); }", "'樂不思蜀' cannot be used as a virtual card",
+     "basic card or an instant trick"),
+])
+def test_a_string_or_card_the_engine_would_misread_is_a_located_error(tmp_path, body, message, hint):
+    diagnostics = check(tmp_path, body)
+    assert len(diagnostics) == 1, [d.render() for d in diagnostics]
+    d = diagnostics[0]
+    assert d.span.line == 2 and message in d.message and hint in d.hint, d.render()
+
+
+def test_quoted_names_of_a_closed_set_still_work(tmp_path):
+    assert check(tmp_path, '  active once { skip(you, "出牌"); discard(you, 1, from: "hand"); '
+                           'mark(you, "x", 1, until: "turn"); }') == []
+
+
+def test_on_drawn_fires_once_per_draw_with_every_card_drawn(tmp_path):
+    extra = tmp_path / "drawn.sgs"
+    extra.write_text('skill 摸記 moji "當你摸牌後，若你摸了至少兩張牌，你回復1點體力。" {\n'
+                     '  on drawn when move.player == you and count(move.cards) >= 2 { recover(you, 1); }\n'
+                     '}\n', encoding="utf-8")
+    lib = build([*library_files(), extra])
+    game = make_table(lib, seats=[dict(role="lord", hp=2), dict()], deck_top=["殺 ♠7", "閃 ♦2", "桃 ♥3"])
+    me = game.players[0]
+    me.skills = (lib.skills["摸記"],)
+    game.changed_skills()
+    game.draw(me, 2)
+    assert me.hp == 3 and [c.label() for c in me.hand] == [find(game, "殺 ♠7").label(), find(game, "閃 ♦2").label()]
+    game.draw(me, 1)  # one card: the condition fails
+    assert me.hp == 3
+    assert sum(line.endswith("發動【摸記】") for line in game.lines) == 1
+
+
+def test_none_where_a_player_is_needed_is_a_located_rules_error(tmp_path):
+    from sgs_dsl.engine.model import RulesError
+
+    extra = tmp_path / "none.sgs"
+    extra.write_text('skill 報源 baoyuan "當你受到傷害後，傷害來源摸一張牌。" {\n'
+                     '  on damaged when damage.target == you { draw(damage.source, 1); }\n'
+                     '}\n', encoding="utf-8")
+    lib = build([*library_files(), extra])
+    game = make_table(lib, seats=[dict(role="lord"), dict()])
+    me = game.players[0]
+    me.skills = (lib.skills["報源"],)
+    game.changed_skills()
+    with pytest.raises(RulesError, match=r"none\.sgs:2:\d+: expected a player here, but it is none"):
+        game.damage(me, 1)  # a damage with no source (閃電-like)
