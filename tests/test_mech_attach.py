@@ -8,9 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from checking import assert_located, check
 from table import make_table
 
-from sgs_dsl.compiler.library import check_paths, load_library
+from sgs_dsl.compiler.library import load_library
 
 HEROES = Path(__file__).parent / "data" / "mech_attach.sgs"
 ACTION = "發動【試援】"
@@ -21,12 +22,6 @@ def library():
     return load_library([HEROES])
 
 
-def check(tmp_path: Path, body: str):
-    path = tmp_path / "bad.sgs"
-    path.write_text(f'skill 例 li "測試" {{\n{body}\n}}\n', encoding="utf-8")
-    return check_paths([path])
-
-
 @pytest.mark.parametrize("body, message, hint", [
     ("  attach other once { draw(you, 1); }", "unknown attach subject 'other'", "others"),
     ("  attach others onse { draw(you, 1); }", "unknown attach flag 'onse'", "once"),
@@ -34,12 +29,7 @@ def check(tmp_path: Path, body: str):
     ("  attach others { draw(actor, 1); }", "actor", ""),
 ])
 def test_attach_is_checked_with_located_errors(tmp_path, body, message, hint):
-    found = check(tmp_path, body)
-    assert found, f"no error for {body!r}"
-    first = found[0]
-    assert message in first.message, first.render()
-    assert hint in first.hint, first.render()
-    assert first.span.line == 2 and first.source_line.strip() == body.strip()
+    assert_located(check(tmp_path, body), body, message, hint)
 
 
 def table(library, *, kingdom: str = "qun", role: str = "lord"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from checking import assert_located, check
 from table import make_table
 
 from sgs_dsl.compiler.library import check_paths, load_library
@@ -19,12 +20,6 @@ HEROES = Path(__file__).parent / "data" / "mech_kinds.sgs"
 @pytest.fixture(scope="module")
 def library():
     return load_library([HEROES])
-
-
-def check(tmp_path: Path, body: str):
-    path = tmp_path / "bad.sgs"
-    path.write_text(f'skill 例 li "測試" {{\n{body}\n}}\n', encoding="utf-8")
-    return check_paths([path])
 
 
 # ---------------------------------------------------------------- the checker
@@ -46,12 +41,7 @@ def check(tmp_path: Path, body: str):
     ("  active { let cs = choose_cards(you, match: rde); }", "unknown card or pattern word 'rde'", "red"),
 ])
 def test_new_forms_are_checked_with_located_errors(tmp_path, body, message, hint):
-    found = check(tmp_path, body)
-    assert found, f"no error for {body!r}"
-    first = found[0]
-    assert message in first.message, first.render()
-    assert hint in first.hint, first.render()
-    assert first.span.line == 2 and first.source_line.strip() == body.strip()
+    assert_located(check(tmp_path, body), body, message, hint)
 
 
 def test_the_test_heroes_check_clean():

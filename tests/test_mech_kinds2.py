@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from checking import assert_located, check
 from table import find, make_table
 
 from sgs_dsl.compiler.defs import Ctx
@@ -29,12 +30,6 @@ def library(tmp_path_factory):
     return load_library([HEROES, reader])
 
 
-def check(tmp_path: Path, body: str):
-    path = tmp_path / "bad.sgs"
-    path.write_text(f'skill 例 li "測試" {{\n{body}\n}}\n', encoding="utf-8")
-    return check_paths([path])
-
-
 # ---------------------------------------------------------------- the checker
 
 @pytest.mark.parametrize("body, message, hint", [
@@ -47,12 +42,7 @@ def check(tmp_path: Path, body: str):
     ("  equipped 絕影x;", "unknown card", ""),
 ])
 def test_new_forms_are_checked_with_located_errors(tmp_path, body, message, hint):
-    found = check(tmp_path, body)
-    assert found, f"no error for {body!r}"
-    first = found[0]
-    assert message in first.message, first.render()
-    assert hint in first.hint, first.render()
-    assert first.span.line == 2 and first.source_line.strip() == body.strip()
+    assert_located(check(tmp_path, body), body, message, hint)
 
 
 def test_treated_as_equipped_with_a_card_that_carries_no_skill_is_an_error(tmp_path):

@@ -8,9 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from checking import assert_located, check
 from table import find, make_table
 
-from sgs_dsl.compiler.library import check_paths, load_library
+from sgs_dsl.compiler.library import load_library
 from sgs_dsl.engine import viewas
 
 HEROES = Path(__file__).parent / "data" / "mech_viewas.sgs"
@@ -19,12 +20,6 @@ HEROES = Path(__file__).parent / "data" / "mech_viewas.sgs"
 @pytest.fixture(scope="module")
 def library():
     return load_library([HEROES])
-
-
-def check(tmp_path: Path, body: str):
-    path = tmp_path / "bad.sgs"
-    path.write_text(f'skill 例 li "測試" {{\n{body}\n}}\n', encoding="utf-8")
-    return check_paths([path])
 
 
 def table(library, skill: str, **first):
@@ -51,12 +46,7 @@ def conversion(game, label: str):
     ("  view_as 殺 from 1 any in judgee;", "unknown zone 'judgee' for view_as", "judge"),
 ])
 def test_the_new_forms_are_checked_with_located_errors(tmp_path, body, message, hint):
-    found = check(tmp_path, body)
-    assert found, f"no error for {body!r}"
-    first = found[0]
-    assert message in first.message, first.render()
-    assert hint in first.hint, first.render()
-    assert first.span.line == 2 and first.source_line.strip() == body.strip()
+    assert_located(check(tmp_path, body), body, message, hint)
 
 
 def test_a_rule_and_the_judge_area_compile_into_the_definition(library):

@@ -45,19 +45,8 @@ class ChoicesMixin:
         return chosen
 
     def choose_own_cards(self, chooser: Player, zone: str, least: int, most: int) -> list[Card]:
-        chosen: list[Card] = []
-        while len(chosen) < most:
-            rest = [c for c in self.zone_cards(chooser, zone) if c not in chosen]
-            if not rest:
-                break
-            options = [Option(c.label(), c) for c in rest]
-            if len(chosen) >= least:
-                options.append(Option(DONE, None))
-            pick = self.ask(chooser, "pick_card", f"選擇牌（{len(chosen) + 1}）", options).value
-            if pick is None:
-                break
-            chosen.append(pick)
-        return chosen
+        """Between least and most of the chooser's own cards in a zone (engine/labelled.py)."""
+        return self.choose_among(chooser, self.zone_cards(chooser, zone), least, most)
 
     def choose_suit(self, chooser: Player) -> str:
         options = [Option(SUIT_ZH[s], s) for s in ("spade", "heart", "club", "diamond")]
