@@ -192,7 +192,8 @@ def skill_info(skill: Any, library: Any) -> dict[str, Any]:
         "modifiers": modifiers,
         "view_as": view_as,
     }
-    for kind, key in (("Active", "actives"), ("Forbid", "forbids")):
+    for kind, key in (("Active", "actives"), ("Forbid", "forbids"), ("FilterSkill", "filters"),
+                      ("Equipped", "equipped"), ("Attach", "attached")):
         if getattr(skill, key, ()):
             info[key] = [{"source": s, "line": line} for s, line in _member_lines(skill.span, kind)]
     if getattr(skill, "from_card", ""):
@@ -216,7 +217,8 @@ def card_info(card: Any, library: Any) -> dict[str, Any]:
     }
     if card.skill is not None:
         equip = skill_info(card.skill, library)
-        for key in ("tags", "windows", "modifiers", "view_as", "actives", "forbids"):
+        for key in ("tags", "windows", "modifiers", "view_as", "actives", "forbids", "filters", "equipped",
+                    "attached"):
             if equip.get(key):
                 info[key] = equip[key]
     return info
@@ -263,7 +265,8 @@ def render(info: dict[str, Any]) -> list[str]:
         flags = ", ".join(f for f, on in (("optional", w["optional"]), ("when ...", w["conditional"])) if on)
         out.append(f"  {w['id']} {w['name']}" + (f" ({flags})" if flags else "") + f"  at {w['source']}")
     for key, title in (("modifiers", "modifiers"), ("view_as", "view-as"), ("actives", "actives"),
-                       ("forbids", "forbids")):
+                       ("forbids", "forbids"), ("filters", "filters"), ("equipped", "equipped"),
+                       ("attached", "actions for others")):
         items = info.get(key) or []
         if key in ("modifiers", "view_as") or items:
             out.append(f"{title}:" if items else f"{title}: none")

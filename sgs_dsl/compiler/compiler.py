@@ -37,7 +37,7 @@ _STACK_FULL = ("runaway text: it sets itself off again so deep inside its own bl
                "stack is full before the nesting budget")
 
 FORBID_SUBJECTS = ("you", "others", "all")  # whom a `forbid` binds
-CARD_MODIFIERS = ("limit", "targets", "trick_distance")  # modifiers keyed by a card pattern
+CARD_MODIFIERS = ("limit", "targets", "trick_distance", "hand_limit")  # modifiers keyed by a card pattern
 _YES_NO = re.compile(r"是否(.+)[？?]")  # a yes/no question: its answers are V and 不V
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
 _COMPARE = {"==": operator.is_, "!=": operator.is_not, "<": operator.lt, "<=": operator.le,
@@ -357,10 +357,17 @@ class Compiler:
                        "a pattern fits " + ", ".join(f"`{n}(...)`" for n in CARD_MODIFIERS))
         scope = Scope({"you": "player", "user": "player", "card": "card"} if name == "targets" else {"you": "player"})
         if isinstance(m.value, ast.Var) and m.value.name == "unlimited":
-            if name not in ("limit", "trick_distance") or m.op != "=":
-                self.error(m.value.span, "`unlimited` only fits `modify limit(...) = unlimited` "
-                           "and `modify trick_distance = unlimited`")
+            if name not in ("limit", "trick_distance", "hand_limit") or m.op != "=" or (
+                    name == "hand_limit" and m.pattern is None):
+                self.error(m.value.span, "`unlimited` only fits `modify limit(...) = unlimited`, "
+                           "`modify trick_distance = unlimited` and `modify hand_limit(...) = unlimited`",
+                           "`modify hand_limit(PATTERN) = unlimited;` keeps those cards out of the count"
+                           if name == "hand_limit" else "")
             value = _const(None)
+        elif name == "hand_limit" and m.pattern is not None:  # the cards, not the number
+            self.error(m.value.span, "a card pattern on `hand_limit` takes the matching cards out of the count",
+                       "`modify hand_limit(PATTERN) = unlimited;`")
+            return None
         else:
             value, t = self.expr(m.value, scope)
             want = "bool" if name == "survive" else "int"  # survive is true or false

@@ -29,15 +29,18 @@ class AttachedMixin:
         """`發動【SKILL】` for each action a living other player's skill gives `player` now."""
         if not self.attach_possible():
             return []
-        options = []
+        offered = []
         for owner in self.seat_order(player):
             if owner is player or not owner.alive:
                 continue
             for skill in self.skills_of(owner):
                 for act in skill.attached:
                     if self._attach_offered(player, owner, skill, act):
-                        options.append(Option(f"發動【{skill.name}】", ("attach", (owner, skill, act))))
-        return options
+                        offered.append((owner, skill, act))
+        names = [skill.name for _, skill, _ in offered]
+        # the owner is named only when two owners offer one skill, so each choice can be told apart
+        return [Option(f"發動【{skill.name}】" + (f"（{owner.label()}）" if names.count(skill.name) > 1 else ""),
+                       ("attach", (owner, skill, act))) for owner, skill, act in offered]
 
     def _attach_offered(self, player: Player, owner: Player, skill: Skill, act: AttachDef) -> bool:
         if act.once and player.used.get(_key(owner, skill), 0) >= 1:

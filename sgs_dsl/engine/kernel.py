@@ -160,10 +160,19 @@ class Game(GameStartMixin, AttachedMixin, FiltersMixin, ProhibitsMixin, Labelled
 
     def attack_range(self, p: Player) -> int:
         weapon = p.equips.get("weapon")
-        if weapon is not None and weapon.uid in self.set_aside:
-            weapon = None
-        base = weapon.kind.range if weapon is not None else 1
+        if weapon is None:
+            base = self.treated_weapon_range(p)
+        else:  # a weapon set aside gives no range
+            base = 1 if weapon.uid in self.set_aside else weapon.kind.range
         return max(0, base + self.modifier_total(p, "attack_range"))
+
+    def treated_weapon_range(self, p: Player) -> int:
+        """With the weapon slot empty, a weapon p is treated as equipped with (`equipped`)
+        gives its range: its skill is then the only one of p's with the weapon slot."""
+        for skill in self.skills_of(p):
+            if skill.slot == "weapon" and skill.from_card:
+                return self.library.cards[skill.from_card].range
+        return 1
 
     def in_range(self, a: Player, b: Player) -> bool:
         return a is not b and b.alive and self.distance(a, b) <= self.attack_range(a)

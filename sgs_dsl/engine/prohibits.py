@@ -69,7 +69,9 @@ class ProhibitsMixin:
 
     def may_forbid(self, context: str) -> bool:
         """Some prohibit in play is about what a `castable` context produces (else none can stop it)."""
-        table = self.forbid_table()
+        table = self._forbid_table
+        if table is None:
+            table = self.forbid_table()
         return bool(table) and any(table.get(verb) for verb in CONTEXT_VERBS.get(context, ()))
 
     def forbidden_in(self, p: Player, context: str, card: UsedCard) -> bool:

@@ -50,7 +50,8 @@ class TurnMixin:
             return
         self.changed_skills()
         self.turn_log.append(player)
-        self.history.start("turn", len(self.damage_log))
+        if self.history.on:  # some text queries what happened this turn
+            self.history.start("turn", len(self.damage_log))
         turn = Phase("turn", player)
         player.turn_cards = []
         if start is None:
@@ -90,7 +91,8 @@ class TurnMixin:
         if last is not None and player.seat > last:
             return
         self.clear_marks("round")
-        self.history.start_round(len(self.damage_log))
+        if self.history.on:
+            self.history.start_round(len(self.damage_log))
 
     def run_phase(self, player: Player, phase: str) -> None:
         """A phase, then the extra phases granted during it, first granted first."""
@@ -122,7 +124,8 @@ class TurnMixin:
                     return
             self.phase_log.append((player, phase))
             player.play_ended = False
-            self.history.start("phase", len(self.damage_log))
+            if self.history.on:
+                self.history.start("phase", len(self.damage_log))
             self.budget.new_action()
             self.open_window("phase_start", {"phase": info})
             if phase in player.skipped:
@@ -250,9 +253,24 @@ class TurnMixin:
 
     def _phase_discard(self, player: Player, info: Phase) -> None:
         limit = max(0, player.hp) + self.modifier_total(player, "hand_limit")
-        excess = len(player.hand) - limit
+        spared = self.uncounted_hand(player)
+        excess = len(player.hand) - len(spared) - limit
         if excess > 0:
-            self.discard_cards(player, excess, "hand", asker="棄牌階段")
+            self.discard_cards(player, excess, "hand", asker="棄牌階段", spare=spared)
+
+    def uncounted_hand(self, player: Player) -> list[Card]:
+        """The hand cards a `modify hand_limit(PATTERN) = unlimited` keeps out of the count
+        (不計入手牌上限): they neither count nor need be discarded."""
+        spared = []
+        for m in self.modifiers(player, "hand_limit"):
+            ctx = Ctx(self, {"you": player})
+            if m.matches is None or (m.cond is not None and not m.cond(ctx)):
+                continue
+            mine = [c for c in player.hand if m.matches(c) and c not in spared]
+            if mine:
+                spared += mine
+                self.credit(m.skill)
+        return spared
 
 
 FROM_DECK: tuple[str, None] = ("deck", None)

@@ -138,7 +138,8 @@ class UsingMixin:
             limit = kind.distance + self.modifier_total(user, "trick_distance", card=probe)
             if self.distance(user, target) > limit and not self.unlimited(user, "trick_distance", probe):
                 return False
-        if self.forbidden(target, "target", card, user):
+        binding = self._forbid_binding  # the prohibits binding each seat (None: not built yet)
+        if (binding is None or ("target", target.seat) in binding) and self.forbidden(target, "target", card, user):
             return False
         if rule.cond is not None:
             ctx = Ctx(self, {"user": user, "it": target, "card": card, "you": user, **(extra or {})})

@@ -167,10 +167,12 @@ class ZonesMixin:
         return self.ask(chooser, "pick_card", "選擇一張牌", [Option(c.label(), c) for c in cards]).value
 
     def discard_cards(self, player: Player, n: int, zone: str = "hand", optional: bool = False,
-                      keep: str = "", asker: str | None = None) -> bool:
-        """`player` discards n of their own cards from `zone`; False if they cannot or decline.
-        The text running asks, or `asker` (the discard phase)."""
+                      keep: str = "", asker: str | None = None, spare: list[Card] | None = None) -> bool:
+        """`player` discards n of their own cards from `zone`, never one of `spare`; False if
+        they cannot or decline. The text running asks, or `asker` (the discard phase)."""
         pool = self.zone_cards(player, zone)
+        if spare:
+            pool = [c for c in pool if c not in spare]
         if keep:
             kept = player.equips.get(keep)
             pool = [c for c in pool if c is not kept]
