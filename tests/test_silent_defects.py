@@ -71,3 +71,12 @@ def test_none_where_a_player_is_needed_is_a_located_rules_error(tmp_path):
     game.changed_skills()
     with pytest.raises(RulesError, match=r"none\.sgs:2:\d+: expected a player here, but it is none"):
         game.damage(me, 1)  # a damage with no source (閃電-like)
+
+
+@pytest.mark.parametrize("traditional, simplified", [
+    ("強襲", "强袭"), ("顏良文醜", "颜良文丑"), ("驅虎", "驱虎"), ("節命", "节命"), ("雙雄", "双雄"),
+])
+def test_names_with_these_characters_are_one_name_in_either_script(traditional, simplified):
+    from sgs_dsl.syntax.names import normalize
+
+    assert normalize(traditional) == normalize(simplified)
