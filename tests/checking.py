@@ -8,11 +8,21 @@ from pathlib import Path
 from sgs_dsl.compiler.library import check_paths
 
 
+def check_text(tmp_path: Path, text: str) -> list:
+    """The diagnostics of a file holding `text`, checked on its own."""
+    path = tmp_path / "bad.sgs"
+    path.write_text(text, encoding="utf-8")
+    return check_paths([path])
+
+
+def skill(body: str) -> str:
+    """A one-skill file whose body is line 2."""
+    return f'skill 例 li "測試" {{\n{body}\n}}\n'
+
+
 def check(tmp_path: Path, body: str) -> list:
     """The diagnostics of a one-skill file whose body (line 2) is `body`."""
-    path = tmp_path / "bad.sgs"
-    path.write_text(f'skill 例 li "測試" {{\n{body}\n}}\n', encoding="utf-8")
-    return check_paths([path])
+    return check_text(tmp_path, skill(body))
 
 
 def assert_located(found: list, body: str, message: str, hint: str) -> None:

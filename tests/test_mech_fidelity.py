@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from checking import check_text as check
+from checking import skill
 
 from sgs_dsl.compiler.library import check_paths, load_library
 from sgs_dsl.compiler.runtime import uses_last_hand
@@ -22,16 +24,6 @@ HEROES = [DATA / "mech_fidelity.sgs", DATA / "mech_damage_turns.sgs"]
 @pytest.fixture(scope="module")
 def library():
     return load_library(HEROES)
-
-
-def check(tmp_path: Path, text: str):
-    path = tmp_path / "bad.sgs"
-    path.write_text(text, encoding="utf-8")
-    return check_paths([path])
-
-
-def skill(body: str) -> str:
-    return f'skill 例 li "測試" {{\n{body}\n}}\n'
 
 
 @pytest.mark.parametrize("body, message, hint", [

@@ -8,9 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from checking import check_text as check
 from table import TOTAL, find, make_table, specs
 
-from sgs_dsl.compiler.library import check_paths, load_library
+from sgs_dsl.compiler.library import load_library
 from sgs_dsl.engine.invariants import InvariantBroken, Invariants, check_invariants
 from sgs_dsl.rulings.parser import parse_rulings
 from sgs_dsl.syntax.diagnostics import SgsError
@@ -21,12 +22,6 @@ HEROES = Path(__file__).parent / "data" / "mech_moves.sgs"
 @pytest.fixture(scope="module")
 def library():
     return load_library([HEROES])
-
-
-def check(tmp_path: Path, text: str):
-    path = tmp_path / "bad.sgs"
-    path.write_text(text, encoding="utf-8")
-    return check_paths([path])
 
 
 def skill(body: str) -> str:

@@ -6,16 +6,22 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from checking import check
 from table import find, make_table
 
-from sgs_dsl.compiler.library import build, check_paths
+from sgs_dsl.compiler.library import build
 from sgs_dsl.resources import library_files
 
 
-def check(tmp_path: Path, body: str):
-    path = tmp_path / "silent.sgs"
-    path.write_text(f'skill 例 li "測試" {{\n{body}\n}}\n', encoding="utf-8")
-    return check_paths([path])
+def seated(tmp_path: Path, text: str, skill: str, **lord: object):
+    """A two-seat table whose lord has the one skill `text` defines."""
+    extra = tmp_path / "extra.sgs"
+    extra.write_text(text, encoding="utf-8")
+    lib = build([*library_files(), extra])
+    game = make_table(lib, seats=[dict(role="lord", **lord), dict()], deck_top=["殺 ♠7", "閃 ♦2", "桃 ♥3"])
+    game.players[0].skills = (lib.skills[skill],)
+    game.changed_skills()
+    return game
 
 
 @pytest.mark.parametrize("body, message, hint", [
@@ -41,15 +47,10 @@ def test_quoted_names_of_a_closed_set_still_work(tmp_path):
 
 
 def test_on_drawn_fires_once_per_draw_with_every_card_drawn(tmp_path):
-    extra = tmp_path / "drawn.sgs"
-    extra.write_text('skill 摸記 moji "當你摸牌後，若你摸了至少兩張牌，你回復1點體力。" {\n'
-                     '  on drawn when move.player == you and count(move.cards) >= 2 { recover(you, 1); }\n'
-                     '}\n', encoding="utf-8")
-    lib = build([*library_files(), extra])
-    game = make_table(lib, seats=[dict(role="lord", hp=2), dict()], deck_top=["殺 ♠7", "閃 ♦2", "桃 ♥3"])
+    game = seated(tmp_path, 'skill 摸記 moji "當你摸牌後，若你摸了至少兩張牌，你回復1點體力。" {\n'
+                  '  on drawn when move.player == you and count(move.cards) >= 2 { recover(you, 1); }\n'
+                  '}\n', "摸記", hp=2)
     me = game.players[0]
-    me.skills = (lib.skills["摸記"],)
-    game.changed_skills()
     game.draw(me, 2)
     assert me.hp == 3 and [c.label() for c in me.hand] == [find(game, "殺 ♠7").label(), find(game, "閃 ♦2").label()]
     game.draw(me, 1)  # one card: the condition fails
@@ -60,16 +61,11 @@ def test_on_drawn_fires_once_per_draw_with_every_card_drawn(tmp_path):
 def test_none_where_a_player_is_needed_is_a_located_rules_error(tmp_path):
     from sgs_dsl.engine.model import RulesError
 
-    extra = tmp_path / "none.sgs"
-    extra.write_text('skill 報源 baoyuan "當你受到傷害後，傷害來源摸一張牌。" {\n'
-                     '  on damaged when damage.target == you { draw(damage.source, 1); }\n'
-                     '}\n', encoding="utf-8")
-    lib = build([*library_files(), extra])
-    game = make_table(lib, seats=[dict(role="lord"), dict()])
+    game = seated(tmp_path, 'skill 報源 baoyuan "當你受到傷害後，傷害來源摸一張牌。" {\n'
+                  '  on damaged when damage.target == you { draw(damage.source, 1); }\n'
+                  '}\n', "報源")
     me = game.players[0]
-    me.skills = (lib.skills["報源"],)
-    game.changed_skills()
-    with pytest.raises(RulesError, match=r"none\.sgs:2:\d+: expected a player here, but it is none"):
+    with pytest.raises(RulesError, match=r"extra\.sgs:2:\d+: expected a player here, but it is none"):
         game.damage(me, 1)  # a damage with no source (閃電-like)
 
 
