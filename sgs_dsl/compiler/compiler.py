@@ -805,21 +805,31 @@ class Compiler:
                     kwargs[key] = (lambda ctx, s=source: ctx.vars.get(s))
                 else:
                     kwargs[key] = _const(default)
-        if name == "confirm":
-            kwargs.update(self.confirm_labels(c))
-        if name == "choose_option":
-            choice_check.check_offers(self, c)
-        if name in ("history", "damage_history"):  # record moves for it
-            self.history_used = True
+        rule = CALL_RULES.get(name)
+        if rule is not None:
+            rule(self, c, kwargs, scope)
         impl = IMPLS[name]
-        in_card = scope.lookup("user") is not None and scope.lookup("card") is not None
-        if name == "damage" and not any(k.text == "card" for k, _ in c.kwargs):  # unless explicit
-            card_fn = (lambda ctx: ctx.vars.get("card")) if in_card else _const(None)
-            kwargs["card"] = card_fn
         names = tuple(p.name for p in builtin.params[:n]) + tuple(kwargs)
         counted = tuple((names.index(p), f"{name}({p})") for p in COUNTS.get(name, ()) if p in names)
         returns = state_check.returns(self, name, c, builtin.returns)  # recall's type
         return _guarded(impl, tuple(args), tuple(kwargs.items()), counted, c.span), returns
+
+    # ------------------------------------------------------------ what a few calls settle when compiled
+    def _confirm_rule(self, c: ast.Call, kwargs: dict, scope: Scope) -> None:
+        kwargs.update(self.confirm_labels(c))
+
+    def _offers_rule(self, c: ast.Call, kwargs: dict, scope: Scope) -> None:
+        choice_check.check_offers(self, c)
+
+    def _history_rule(self, c: ast.Call, kwargs: dict, scope: Scope) -> None:
+        self.history_used = True  # the engine records moves only for text that asks about them
+
+    def _damage_card_rule(self, c: ast.Call, kwargs: dict, scope: Scope) -> None:
+        """A damage in a card's text is dealt by that card, unless `card:` says otherwise."""
+        if any(k.text == "card" for k, _ in c.kwargs):
+            return
+        in_card = scope.lookup("user") is not None and scope.lookup("card") is not None
+        kwargs["card"] = (lambda ctx: ctx.vars.get("card")) if in_card else _const(None)
 
     def confirm_labels(self, c: ast.Call) -> dict[str, Callable[[Ctx], Any]]:
         """The two answers of `confirm`, fixed now: written as text, or read off a question
@@ -901,6 +911,18 @@ class Compiler:
         if want in ("player", "card", "use", "damage") and not ptype.endswith("?") and t.endswith("?"):
             return _not_none(fn, want, a.span)  # "X or none" where an X is needed
         return _checked_int(fn, a.span) if want == "int" and got == "any" else fn
+
+
+# The calls whose compiling settles something beyond their arguments' types, in one place:
+# labels fixed at load time, offers checked against their options, the history switched on,
+# a card's damage credited to that card.
+CALL_RULES: dict[str, Callable[[Compiler, ast.Call, dict, Scope], None]] = {
+    "confirm": Compiler._confirm_rule,
+    "choose_option": Compiler._offers_rule,
+    "history": Compiler._history_rule,
+    "damage_history": Compiler._history_rule,
+    "damage": Compiler._damage_card_rule,
+}
 
 
 def _const(value: Any) -> Callable[[Ctx], Any]:
