@@ -150,3 +150,16 @@ def test_treated_equipment_is_a_skill_only_while_its_slot_is_empty(library):
     game.changed_skills()
     assert armour not in game.skills_of(owner)
     assert library.cards["仁王盾"].skill in game.skills_of(owner)
+
+
+def test_a_filter_applies_only_while_its_condition_holds(tmp_path):
+    text = tmp_path / "when.sgs"
+    text.write_text('skill 試條 kinds2_tiao locked "鎖定技，若你已受傷，你的♠牌視為♥牌。" {\n'
+                    '  filter ♠ as ♥ when you.hurt;\n}\n', encoding="utf-8")
+    lib = load_library([HEROES, text])
+    game = table(lib, {0: ["kinds2_tiao"]}, first=dict(hand=["殺 ♠7"]))
+    owner = game.players[0]
+    card = owner.hand[0]
+    assert game.seen(card) is card  # at full hp: read as printed
+    owner.hp -= 1
+    assert game.seen(card).suit == "heart" and card.suit == "spade"
