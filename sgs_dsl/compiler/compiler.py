@@ -682,9 +682,7 @@ class Compiler:
             return (lambda ctx: op(left(ctx), right(ctx))), "bool"
         if isinstance(e, ast.Logic):
             parts = tuple(self.expr_bool(i, scope) for i in e.items)
-            if e.op == "and":
-                return (lambda ctx: all(p(ctx) for p in parts)), "bool"
-            return (lambda ctx: any(p(ctx) for p in parts)), "bool"
+            return _logic(e.op, parts), "bool"
         if isinstance(e, ast.Not):
             inner = self.expr_bool(e.expr, scope)
             return (lambda ctx: not inner(ctx)), "bool"
@@ -956,6 +954,8 @@ def _guarded(impl: Callable[..., Any], arg_fns: tuple, kw_items: tuple, counted:
     """A builtin's call within the game's budget. Text sets off more text only through calls,
     so a call counts one level of nesting; a count it asks for (`counted`: the index of the
     value among the arguments, and its name) is capped and paid for in steps."""
+    if not counted and not kw_items and len(arg_fns) <= 2:
+        return _guarded_short(impl, arg_fns, where)
     if not counted:
         def run(ctx: Ctx) -> Any:
             budget = ctx.game.budget
@@ -986,6 +986,39 @@ def _guarded(impl: Callable[..., Any], arg_fns: tuple, kw_items: tuple, counted:
         finally:
             budget.depth -= 1
     return run_counted
+
+
+def _guarded_short(impl: Callable[..., Any], arg_fns: tuple, where: Span) -> Callable[[Ctx], Any]:
+    """`_guarded` for the most frequent calls, of one or two positional arguments (queries in
+    conditions: `in_range(user, it)`), without building argument lists per call."""
+    first, second = (arg_fns + (None, None))[:2]
+
+    def run(ctx: Ctx) -> Any:
+        budget = ctx.game.budget
+        if budget.depth >= MAX_DEPTH:
+            budget.too_deep(where)
+        budget.depth += 1
+        try:
+            if second is not None:
+                return impl(ctx, first(ctx), second(ctx))
+            return impl(ctx, first(ctx)) if first is not None else impl(ctx)
+        except RecursionError:
+            raise RulesError(_STACK_FULL, where) from None
+        finally:
+            budget.depth -= 1
+    return run
+
+
+def _logic(op: str, parts: tuple[Callable[[Ctx], bool], ...]) -> Callable[[Ctx], bool]:
+    """`and` / `or` of conditions, short-circuit; two parts (the usual case) without a generator."""
+    if len(parts) == 2:
+        a, b = parts
+        if op == "and":
+            return lambda ctx: bool(a(ctx)) and bool(b(ctx))
+        return lambda ctx: bool(a(ctx)) or bool(b(ctx))
+    if op == "and":
+        return lambda ctx: all(p(ctx) for p in parts)
+    return lambda ctx: any(p(ctx) for p in parts)
 
 
 def _checked_int(fn: Callable[[Ctx], Any], where: Span) -> Callable[[Ctx], int]:

@@ -90,6 +90,7 @@ class Game(GameStartMixin, AttachedMixin, FiltersMixin, ProhibitsMixin, Labelled
         self.judge_as: dict[int, CardKind] = {}  # judge-area cards used as another trick
         self._rules: tuple[Skill, ...] | None = None
         self._skills: dict[int, list[Skill]] = {}  # seat -> skills, until changed_skills()
+        self._modifier_seats: dict[str, frozenset[int]] | None = None
         self.set_aside: frozenset[int] = frozenset()  # equipped cards being converted right now
         self.asker = ""  # the skill or card whose text is running: it asks the text's questions
         self.departed: Player | None = None  # the dead player whose 死亡時 is open
@@ -133,10 +134,9 @@ class Game(GameStartMixin, AttachedMixin, FiltersMixin, ProhibitsMixin, Labelled
 
     def seat_order(self, start: Player | None = None) -> list[Player]:
         """Living players in seat order from `start` (default: the current player)."""
-        start = start or self.current
-        n = len(self.players)
-        ordered = [self.players[(start.seat + i) % n] for i in range(n)]
-        return [p for p in ordered if p.alive]
+        seat = (start or self.current).seat  # a seat is its index in `players`
+        players = self.players
+        return [p for p in players[seat:] + players[:seat] if p.alive]
 
     def next_alive(self, player: Player) -> Player:
         n = len(self.players)
@@ -149,9 +149,9 @@ class Game(GameStartMixin, AttachedMixin, FiltersMixin, ProhibitsMixin, Labelled
     def distance(self, a: Player, b: Player) -> int:
         if a is b:
             return 0
-        living = self.alive()
-        if a not in living or b not in living:
+        if not (a.alive and b.alive):
             return 99
+        living = [p for p in self.players if p.alive]
         i, j = living.index(a), living.index(b)
         steps = abs(i - j)
         base = min(steps, len(living) - steps)
@@ -207,6 +207,25 @@ class Game(GameStartMixin, AttachedMixin, FiltersMixin, ProhibitsMixin, Labelled
         return any(p.seat in u.armor_off for u in self.use_stack)
 
     def modifiers(self, p: Player, name: str):
+        """p's modifiers called `name`; () at once when none of p's skills has one (the usual case)."""
+        index = self._modifier_seats
+        if index is None:
+            index = self._index_modifiers()
+        if p.seat not in index.get(name, ()):
+            return ()
+        return self._modifiers(p, name)
+
+    def _index_modifiers(self) -> dict[str, frozenset[int]]:
+        """Which seats have a modifier of each name, until changed_skills()."""
+        seats: dict[str, set[int]] = {}
+        for p in self.players:
+            for skill in self.skills_of(p, suppressed=True):
+                for m in skill.modifiers:
+                    seats.setdefault(m.name, set()).add(p.seat)
+        self._modifier_seats = {name: frozenset(s) for name, s in seats.items()}
+        return self._modifier_seats
+
+    def _modifiers(self, p: Player, name: str):
         aside = {self.equip_skill_uid(p, s) for s in self.skills_of(p)} & self.set_aside if self.set_aside else ()
         for skill in self.skills_of(p):
             if aside and self.equip_skill_uid(p, skill) in aside:
@@ -283,6 +302,7 @@ class Game(GameStartMixin, AttachedMixin, FiltersMixin, ProhibitsMixin, Labelled
 
     def changed_skills(self) -> None:
         self._listeners = None
+        self._modifier_seats = None  # which seats have modifiers of each name
         self._forbid_table = self._forbid_binding = None  # the prohibits in play
         self._filter_table = None  # the filters in play
         self._skills.clear()

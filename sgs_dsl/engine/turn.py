@@ -48,7 +48,6 @@ class TurnMixin:
         self.log(f"—— 第{self.turns}回合：{player.label()} ——")
         if start is None and self.turn_skipped(player):  # skip_turn: the turn counts, nothing is played
             return
-        self.changed_skills()
         self.turn_log.append(player)
         if self.history.on:  # some text queries what happened this turn
             self.history.start("turn", len(self.damage_log))

@@ -169,7 +169,7 @@ class UsingMixin:
             limit = self.use_limit(p, kind)
             if limit is not None and p.used.get(kind.rule_name, 0) >= limit:
                 return False
-        return kind.is_equip or bool(self.legal_targets(p, mode.target, card))
+        return kind.is_equip or any(self.target_ok(p, mode.target, t, card) for t in self.seat_order(p))
 
     # ------------------------------------------------------------ using a card
     def choose_targets(self, user: Player, kind: CardKind, card: UsedCard, mode: UseMode,
