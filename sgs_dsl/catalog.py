@@ -179,8 +179,8 @@ def skill_info(skill: Any, library: Any) -> dict[str, Any]:
     view_as = []
     for i, v in enumerate(skill.view_as):
         source, line = view_lines[i] if i < len(view_lines) else ("", "")
-        view_as.append({"card": v.kind_name, "count": v.count, "zone": v.zone, "modes": list(v.modes),
-                        "source": source, "line": line})
+        view_as.append({"card": v.kind_name, "declared": list(v.declared), "face_down": v.face_down,
+                        "count": v.count, "zone": v.zone, "modes": list(v.modes), "source": source, "line": line})
     info: dict[str, Any] = {
         "kind": "skill",
         "name": skill.name,
@@ -274,7 +274,9 @@ def render(info: dict[str, Any]) -> list[str]:
             if key == "modifiers":
                 head = f"{m['name']} {m['op']}" + (" (when ...)" if m["conditional"] else "")
             elif key == "view_as":
-                head = f"{m['card']} from {m['count']} in {m['zone']} for {'/'.join(m['modes'])}"
+                card = f"declared({'|'.join(m['declared'])})" if m["declared"] else m["card"]
+                head = (f"{card} from {m['count']} in {m['zone']}" + (" face down" if m["face_down"] else "")
+                        + f" for {'/'.join(m['modes'])}")
             else:
                 head = ""
             tail = f"`{m['line']}` at {m['source']}" if m.get("line") else ""

@@ -497,7 +497,7 @@ def check(paths: tuple[Path, ...]) -> None:
     from sgs_dsl.compiler.library import check_paths
 
     files, unreadable = _collect_files(paths)
-    diagnostics = unreadable + list(check_paths(files))
+    diagnostics = unreadable + list(check_paths(files, warnings=True))
     errors = [d for d in diagnostics if getattr(d, "severity", "error") == "error"]
     for d in diagnostics:
         _err(d.render())

@@ -171,7 +171,12 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
 def play_game(library: Any, ruleset: str, players: int, seed: int, *, log: bool = False,
               max_turns: int = DEFAULT_MAX_TURNS, agents: list[Any] | None = None,
               game_timeout: float | None = None) -> GameResult:
-    game = setup(library, ruleset, players, seed, agents, log)
+    try:
+        game = setup(library, ruleset, players, seed, agents, log)
+    except RulesError as problem:  # text that fires on the opening hands (`on drawn`) ends the game
+        return GameResult("draw", 0, [], 0, (), f"rules error: {problem}")
+    # a ruleset's own `max_turns` caps its games (a shorter cap of the caller still wins)
+    max_turns = min(max_turns, library.ruleset(ruleset).options.get("max_turns", max_turns))
     if game_timeout is not None:  # seconds of wall-clock time, checked at each action
         game.budget.limit_time(game_timeout)
     return run(game, max_turns)

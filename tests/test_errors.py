@@ -110,7 +110,7 @@ CASES = [
      5, 1, "a new `card` starts here, but the '{' at line 1, column 21 is not closed yet", "add the missing '}'", "card"),
     ("one closing brace too many",
      card("  use play: self;\n") + "}\n",
-     4, 1, "unexpected '}'; expected 'card', 'deck', 'hero', 'ruleset', 'skill'", "closes nothing", "}"),
+     4, 1, "unexpected '}'; expected 'card', 'deck', 'define', 'hero', 'procedure', 'ruleset', 'skill'", "closes nothing", "}"),
     ("unexpected character",
      card("  use play: self;\n  effect { draw(target, 1) @ }\n"),
      3, 28, "unexpected character '@'; expected ';'", "end with ';'", "@"),
@@ -456,7 +456,7 @@ skill 測數 ceshu {
   on draw_phase when phase.player == you { set phase.count += 1; }
   on phase_start when phase.name == "play" {
     let n = 0;
-    repeat 3 { let n = n + 1; if n > 2 { break; } }
+    repeat 3 { set n = n + 1; if n > 2 { break; } }
     for p in others(you) { if p.hp < 2 { recover(p, 1); } else { stop; } }
     loop { draw(you, 1 / 1); break; }
   }

@@ -61,12 +61,15 @@ def test_on_drawn_fires_once_per_draw_with_every_card_drawn(tmp_path):
 def test_none_where_a_player_is_needed_is_a_located_rules_error(tmp_path):
     from sgs_dsl.engine.model import RulesError
 
-    game = seated(tmp_path, 'skill 報源 baoyuan "當你受到傷害後，傷害來源摸一張牌。" {\n'
-                  '  on damaged when damage.target == you { draw(damage.source, 1); }\n'
+    # unguarded, `draw(damage.source, 1)` is a load error (test_soundness); a value proven by the
+    # trigger's condition that the body then changes is still caught when it is used
+    game = seated(tmp_path, 'skill 報源 baoyuan "當你受到傷害後，一名體力大於1的其他角色摸一張牌。" {\n'
+                  '  on damaged when count([p in others(you) where p.hp > 1]) > 0 { let o = choose_player(you, '
+                  'others(you)); lose_hp(o, o.hp - 1); draw(choose_player(you, [p in others(you) where p.hp > 1]), 1); }\n'
                   '}\n', "報源")
     me = game.players[0]
     with pytest.raises(RulesError, match=r"extra\.sgs:2:\d+: expected a player here, but it is none"):
-        game.damage(me, 1)  # a damage with no source (閃電-like)
+        game.damage(me, 1)
 
 
 @pytest.mark.parametrize("traditional, simplified", [

@@ -15,7 +15,19 @@ from ..engine.windows import WINDOW_BY_ID, WINDOWS
 from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from ..syntax.names import normalize
-from . import attach_check, choice_check, kinds2_check, moves_check, schema, state_check, viewas_check
+from . import (
+    attach_check,
+    choice_check,
+    expressions,
+    kinds2_check,
+    misreads,
+    moves_check,
+    procedures,
+    schema,
+    soundness,
+    state_check,
+    viewas_check,
+)
 from .defs import (
     ActiveDef,
     CardKind,
@@ -27,6 +39,7 @@ from .defs import (
     TriggerDef,
     UseMode,
     ViewAsDef,
+    mark_helpers,
 )
 from .runtime import COUNTS, IMPLS
 
@@ -56,14 +69,18 @@ class Scope:
         self.vars = dict(variables)
         self.parent = parent
         self.loop = loop or (parent.loop if parent else False)
+        self.lets: set[str] = set()  # the names a `let` defined here: `set NAME = ...` may change them
+
+    def is_let(self, name: str) -> bool:
+        return name in self.lets or (self.parent is not None and self.parent.is_let(name))
 
     def lookup(self, name: str) -> str | None:
         if name in self.vars:
             return self.vars[name]
         return self.parent.lookup(name) if self.parent else None
 
-    def names(self) -> list[str]:
-        return list(self.vars) + (self.parent.names() if self.parent else [])
+    def names(self) -> list[str]:  # what narrowing records (`damage.source`: not none) is no variable
+        return [n for n in self.vars if soundness.is_variable(n)] + (self.parent.names() if self.parent else [])
 
     def child(self, loop: bool = False) -> Scope:
         return Scope({}, self, loop)
@@ -76,6 +93,7 @@ class Compiler:
         self.cards = cards  # normalized name or id -> kind
         self.lines_of = lines_of
         self.diagnostics: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []  # text that loads but looks like a slip (misreads)
         self.use_vars: set[str] = set()
         # every `let`/`for` name of the body being compiled, with where it is defined,
         # to tell "used before its let" and "not visible here" from a plain unknown name
@@ -89,12 +107,18 @@ class Compiler:
         self.last_state: state_check.State | None = None
         self.name_refs: list[tuple[str, str, Span]] = []
         self.damage_vars: set[str] = set()
+        self.procedures: dict[str, procedures.Procedure] = {}  # procedures and definitions, by name
 
     # ------------------------------------------------------------ diagnostics
     def error(self, span: Span, message: str, hint: str = "") -> None:
         lines = self.lines_of(span.file)
         source = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
         self.diagnostics.append(Diagnostic(span, message, hint, source))
+
+    def warn(self, span: Span, message: str, hint: str = "") -> None:
+        lines = self.lines_of(span.file)
+        source = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+        self.warnings.append(Diagnostic(span, message, hint, source, "warning"))
 
     def card_kind(self, name: str, span: Span) -> CardKind | None:
         kind = self.cards.get(normalize(name)) or self.cards.get(name.lower())
@@ -110,6 +134,8 @@ class Compiler:
         if node.kind.text not in schema.CARD_TYPES:
             self.error(node.kind.span, f"unknown card type '{node.kind.text}'",
                        did_you_mean(node.kind.text, schema.CARD_TYPES) or "one of: " + ", ".join(schema.CARD_TYPES))
+        misreads.twice(self, [m.name for m in node.members if isinstance(m, ast.Prop)], "the property")
+        misreads.use_clauses(self, node.members)
         self.use_vars = {m.var.text for m in node.members if isinstance(m, ast.ChooseClause)}
         self.use_vars |= {m.path[1].text for m in _walk_sets(node.members) if len(m.path) == 2 and m.path[0].text == "use"}
         uses, choose, blocks = [], [], {}
@@ -135,6 +161,7 @@ class Compiler:
                 if m.name.text in ("prepare", "finish"):
                     del variables["target"]
                 self.defined = _definitions(m.body)
+                misreads.unused_lets(self, m.body)  # a misspelt name defines a new one
                 blocks[m.name.text] = self.block(m.body, Scope(variables))
                 self.defined = {}
             else:
@@ -244,9 +271,8 @@ class Compiler:
         for m in members:
             if isinstance(m, ast.StateDecl):
                 continue
-            if isinstance(m, ast.Trigger):
-                t = self.trigger(m, name)
-                if t is not None:
+            if isinstance(m, ast.Trigger):  # one trigger per window of `on A, B { ... }`
+                for t in expressions.each_window(self, m, name):
                     triggers.setdefault(t.window, []).append(t)
             elif isinstance(m, ast.Modifier):
                 mod = self.modifier(m)
@@ -276,13 +302,15 @@ class Compiler:
         self.states, self.use_vars, self.damage_vars = {}, outer_use, outer_damage
         modifiers = [attrs.evolve(m, skill=name) for m in modifiers]
         forbids = [attrs.evolve(f, skill=name) for f in forbids]
-        return Skill(name, ident, text, tags, {k: tuple(v) for k, v in triggers.items()}, tuple(modifiers),
+        return Skill(name, ident, text, tags, mark_helpers(triggers, bool(view_as or actives or attached)),
+                     tuple(modifiers),
                      tuple(viewas_check.labelled(view_as)), span, tuple(actives), tuple(forbids),
                      filters=tuple(f for f in filters if f), equipped=tuple(e for e in equipped if e),
                      attached=tuple(attached))
 
     def active(self, m: ast.Active, skill: str) -> ActiveDef:
         once = False
+        misreads.twice(self, m.tags, "the flag")
         for tag in m.tags:
             if tag.text == "once":
                 once = True
@@ -292,13 +320,14 @@ class Compiler:
         scope = Scope({"you": "player"})
         cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
         self.defined = _definitions(m.body)
-        body = self.block(m.body, scope)
+        misreads.unused_lets(self, m.body)  # a misspelt name defines a new one
+        body = self.block(m.body, soundness.narrowed(scope, soundness.not_none_paths(m.cond)))
         self.defined = {}
         return ActiveDef(skill, once, cond, body)
 
     def forbid(self, m: ast.Forbid) -> ForbidDef | None:
-        # five kinds of prohibit, each binding a subject (the owner by default)
-        kinds = ("target", "use", "play", "respond", "discard")
+        # six kinds of prohibit, each binding a subject (the owner by default)
+        kinds = ("target", "use", "play", "respond", "discard", "question")
         if m.kind.text not in kinds:
             self.error(m.kind.span, f"unknown forbid '{m.kind.text}'",
                        did_you_mean(m.kind.text, kinds) or "forbid " + ", ".join(f"{k}(...)" for k in kinds))
@@ -321,6 +350,7 @@ class Compiler:
             return None
         optional = each_point = each_card = False
         flags = ["optional", "forced", "each_point", "each_card"]
+        misreads.twice(self, m.tags, "the flag")
         for tag in m.tags:
             if tag.text == "optional":
                 optional = True
@@ -336,10 +366,11 @@ class Compiler:
         if each_card and WINDOW_BY_ID[window].payload != "move":
             self.error(m.window.span, "`each_card` repeats per card of a move: it needs a move window (cards_lost)")
         variables = {"you": "player", **schema.PAYLOAD_VARS[WINDOW_BY_ID[window].payload]}
-        scope = Scope(variables)
+        scope = Scope({**variables, **soundness.WINDOW_VARS.get(window, {})})
         cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
         self.defined = _definitions(m.body)
-        body = self.block(m.body, scope)
+        misreads.unused_lets(self, m.body)  # a misspelt name defines a new one
+        body = self.block(m.body, soundness.narrowed(scope, soundness.not_none_paths(m.cond)))
         self.defined = {}
         return TriggerDef(window, optional, cond, body, skill, m.span, each_point, each_card)
 
@@ -380,31 +411,13 @@ class Compiler:
         return ModifierDef(name, matches, m.op, value, cond)
 
     def view_as(self, m: ast.ViewAs, skill: str) -> ViewAsDef | None:
-        kind = self.card_kind(m.card.text, m.card.span)
-        if kind is None:
-            return None
-        zone = m.zone.text if m.zone is not None else "hand"
-        zone = moves_check.view_as_zone(self, zone) or zone  # a pile is a source too
-        if zone not in ("hand", "hand_equip", "equip", "judge") and not zone.startswith("pile:"):
-            self.error(m.zone.span, f"unknown zone '{zone}' for view_as",
-                       did_you_mean(zone, [n for n, _ in self.piles.values()] + ["judge"]) or
-                       "zones: hand, equip, hand_equip, judge, or a pile a skill declares (`pile 權;`)")
-        modes = ("use", "play")
-        if m.mode is not None:
-            if m.mode.text not in ("use", "play"):
-                self.error(m.mode.span, f"unknown view_as mode '{m.mode.text}'", "use `for use` or `for play`")
-            else:
-                modes = (m.mode.text,)
-        if m.count < 1:
-            self.error(m.span, "view_as needs at least one card")
-        cond = self.expr_bool(m.cond, Scope({"you": "player"})) if m.cond is not None else None
-        return ViewAsDef(kind.name, m.count, self.pattern(m.pattern), zone, modes, skill, cond,
-                         viewas_check.across(self, m))
+        return viewas_check.compile_view_as(self, m, skill)
 
     # ------------------------------------------------------------ patterns
     def pattern(self, p: ast.Pattern) -> Callable[[Any], bool]:
         alternatives = []
         for term in p.alternatives:
+            misreads.pattern_term(self, term)  # `無懈可擊 殺`, `red black`: never a match
             tests = []
             for atom in term:
                 if atom.kind == "suit":
@@ -464,7 +477,10 @@ class Compiler:
             return call_stmt
         if isinstance(s, ast.Let):
             value, t = self.expr(s.value, scope)
+            misreads.let_name(self, s.name)  # `let true = 0`, `let draw = 1`
+            expressions.new_name(self, s.name, scope)
             scope.vars[s.name.text] = t
+            scope.lets.add(s.name.text)
             name = s.name.text
 
             def let(ctx: Ctx) -> None:
@@ -474,13 +490,16 @@ class Compiler:
             return self.set_stmt(s, scope)
         if isinstance(s, ast.If):
             cond = self.expr_bool(s.cond, scope)
-            then = self.block(s.body, scope.child())
-            orelse = self.block(s.orelse, scope.child()) if s.orelse else None
+            yes, no = soundness.not_none_paths(s.cond), soundness.none_paths(s.cond)
+            then = self.block(s.body, soundness.narrowed(scope, yes))
+            orelse = self.block(s.orelse, soundness.narrowed(scope, no)) if s.orelse else None
+            soundness.narrow_after(scope, s, yes, no)  # `if t == none { stop; }` guards what follows
             return lambda ctx: then(ctx) if cond(ctx) else (orelse(ctx) if orelse else None)
         if isinstance(s, ast.For):
             items, t = self.expr(s.items, scope)
             if t not in ("players", "cards", "any"):
                 self.error(s.items.span, f"`for` needs players or cards, not {t}")
+            expressions.new_name(self, s.var, scope)
             inner = scope.child(loop=True)
             inner.vars[s.var.text] = "player" if t == "players" else "card"
             body = self.block(s.body, inner)
@@ -546,6 +565,8 @@ class Compiler:
         if t is None:
             self.unknown_var(head.text, head.span, scope)
             return lambda ctx: None
+        if len(s.path) == 1:  # `set x = ...`: a `let` variable changes
+            return expressions.set_var(self, s, t, scope)
         if len(s.path) != 2:
             self.error(s.span, "`set` changes one field of an event: `set damage.amount += 1;`")
             return lambda ctx: None
@@ -593,7 +614,8 @@ class Compiler:
 
     # ------------------------------------------------------------ expressions
     def expr_bool(self, e, scope: Scope) -> Callable[[Ctx], bool]:
-        fn, _ = self.expr(e, scope)
+        fn, t = self.expr(e, scope)
+        soundness.check_condition(self, e, t)
         return fn
 
     def expr_int(self, e, scope: Scope) -> Callable[[Ctx], int]:
@@ -653,16 +675,8 @@ class Compiler:
             left = self.expr_int(e.left, scope)
             right = self.expr_int(e.right, scope)
             where = e.span
-            if e.op == "/":
-                if isinstance(e.right, ast.Int) and e.right.value == 0:
-                    self.error(e.right.span, "division by zero")
-
-                def divide(ctx: Ctx) -> int:
-                    divisor = right(ctx)
-                    if not divisor:
-                        raise RulesError("division by zero", where)
-                    return left(ctx) // divisor  # no larger than the number divided
-                return divide, "int"
+            if e.op in ("/", "%"):
+                return expressions.divide(self, e, left, right)
             op = _ARITH[e.op]
             return (lambda ctx: _bounded(op(left(ctx), right(ctx)), where)), "int"
         if isinstance(e, ast.Compare):
@@ -672,6 +686,7 @@ class Compiler:
             left = state_check.literal(self, e.left, rt) or left
             right = state_check.literal(self, e.right, lt) or right
             if e.op in ("==", "!="):
+                soundness.check_equal(self, e, lt, rt)
                 identity = any(schema.base_type(t) in ("player", "card", "use") or t == "none" for t in (lt, rt))
                 op = _COMPARE[e.op] if identity else (operator.eq if e.op == "==" else operator.ne)
             else:
@@ -681,8 +696,7 @@ class Compiler:
                         self.error(side.span, f"'{e.op}' compares numbers, not {t}")
             return (lambda ctx: op(left(ctx), right(ctx))), "bool"
         if isinstance(e, ast.Logic):
-            parts = tuple(self.expr_bool(i, scope) for i in e.items)
-            return _logic(e.op, parts), "bool"
+            return soundness.logic(self, e, scope)
         if isinstance(e, ast.Not):
             inner = self.expr_bool(e.expr, scope)
             return (lambda ctx: not inner(ctx)), "bool"
@@ -701,6 +715,8 @@ class Compiler:
             return self.filter(e, scope)
         if isinstance(e, ast.ListLit):
             return self.list_lit(e, scope)
+        if isinstance(e, (ast.Cond, ast.Index, ast.Binder)):
+            return expressions.expr(self, e, scope)
         raise AssertionError(f"unknown expression {e!r}")
 
     def list_lit(self, e: ast.ListLit, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
@@ -709,9 +725,9 @@ class Compiler:
         types_ = {schema.base_type(t) for _, t in parts} - {"any"}
         if len(types_) > 1:
             self.error(e.span, "a list holds values of one type, found " + ", ".join(sorted(types_)))
-        elif types_ and types_ - {"player", "card", "str"}:
-            self.error(e.span, f"a list holds players, cards or text, not {types_.pop()}")
-        t = {"player": "players", "card": "cards", "str": "strs"}.get(next(iter(types_), ""), "any")
+        elif types_ and not types_ <= set(expressions.LIST_OF):
+            self.error(e.span, f"a list holds players, cards, text, numbers or conditions, not {types_.pop()}")
+        t = expressions.LIST_OF.get(next(iter(types_), ""), "any")
         fns = tuple(fn for fn, _ in parts)
         return (lambda ctx: [fn(ctx) for fn in fns]), t
 
@@ -743,6 +759,7 @@ class Compiler:
         base = schema.base_type(t)
         if base == "any":
             return (lambda ctx: None), "any"
+        soundness.check_field_of(self, e, t)  # `damage.source.hp` needs damage.source guarded
         if base == "use" and e.name in self.use_vars:
             name = e.name
             return (lambda ctx: obj(ctx).vars.get(name)), "any"
@@ -758,6 +775,7 @@ class Compiler:
             self.error(e.span, f"{base} has no field '{e.name}'", hint)
             return _const(None), "any"
         ftype, getter = fields[e.name]
+        ftype = soundness.strip_optional(ftype) if soundness.is_narrowed(scope, e) else ftype
         if e.name in schema.FILTERED_FIELDS.get(base, ()):  # read through filters
             def seen(ctx: Ctx) -> Any:
                 value = obj(ctx)
@@ -772,10 +790,8 @@ class Compiler:
     def call(self, c: ast.Call, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
         name = c.name.text
         builtin = schema.BUILTINS.get(name)
-        if builtin is None:
-            self.error(c.name.span, f"unknown effect or function '{name}'",
-                       did_you_mean(name, schema.BUILTINS) or "see docs/language.md for the list")
-            return _const(None), "any"
+        if builtin is None:  # min, max, ...; a procedure; or an unknown name
+            return expressions.call(self, c, scope)
         if builtin.needs and scope.lookup(builtin.needs) is None:
             self.error(c.name.span, f"'{name}' only works where '{builtin.needs}' is known "
                        f"(a trigger on the `{builtin.needs}` window)")
@@ -795,11 +811,13 @@ class Compiler:
                            did_you_mean(key.text, builtin.keywords) or
                            (f"options: {', '.join(builtin.keywords)}" if builtin.keywords else f"'{name}' takes no options"))
                 continue
-            kwargs[key.text] = self.argument(value, builtin.keywords[key.text][0], scope)
+            kwargs[key.text] = self.argument(value, builtin.keywords[key.text][0], scope, matcher=True)
         for key, (_ktype, default) in builtin.keywords.items():
             if key not in kwargs:
                 if default == "default":
                     source = "user" if scope.lookup("user") else "you"
+                    if scope.lookup(source) is None:
+                        procedures.no_owner(self, c, key)
                     kwargs[key] = (lambda ctx, s=source: ctx.vars.get(s))
                 else:
                     kwargs[key] = _const(default)
@@ -810,6 +828,7 @@ class Compiler:
         names = tuple(p.name for p in builtin.params[:n]) + tuple(kwargs)
         counted = tuple((names.index(p), f"{name}({p})") for p in COUNTS.get(name, ()) if p in names)
         returns = state_check.returns(self, name, c, builtin.returns)  # recall's type
+        returns = soundness.returns(name, c, returns, scope)  # a choice from a list with an item
         return _guarded(impl, tuple(args), tuple(kwargs.items()), counted, c.span), returns
 
     # ------------------------------------------------------------ what a few calls settle when compiled
@@ -859,8 +878,9 @@ class Compiler:
                        'name the action, e.g. yes: "發動", no: "不發動"')
         return label
 
-    def argument(self, a, ptype: str, scope: Scope) -> Callable[[Ctx], Any]:
-        """Arguments whose type is a name domain (pattern, nature, phase, zone, slot) are resolved now."""
+    def argument(self, a, ptype: str, scope: Scope, matcher: bool = False) -> Callable[[Ctx], Any]:
+        """Arguments whose type is a name domain (pattern, nature, phase, zone, slot) are resolved now;
+        a pattern only `matcher` (a keyword: `match: red`) may be a pattern word naming no card."""
         if ptype in state_check.ARG_TYPES:
             return state_check.argument(self, a, ptype, scope)
         if ptype in choice_check.ARG_TYPES:  # labels, offers, card names written out
@@ -874,6 +894,10 @@ class Compiler:
             if ptype == "virtual_card" and kind is not None and (kind.is_equip or kind.type == "delayed"):
                 self.error(a.span, f"'{kind.name}' cannot be used as a virtual card: an equipment or a "
                            "delayed trick is placed as a real card", "use a basic card or an instant trick here")
+            if kind is None and a.name in schema.PATTERN_WORDS and not matcher:  # asks for a card by its name
+                self.error(a.span, f"'{a.name}' is a pattern word, not a card name: a card name is expected here",
+                           "name one card of the library here: a pattern word (red, trick) names none")
+                return _const((lambda c: False, None))
             return _const((self.pattern(pattern), self.pattern_kind(pattern)))
         domains = {"nature": schema.NATURES, "phase": schema.PHASE_NAMES, "mark_scope": {s: s for s in schema.MARK_SCOPES},
                    "zone": {z: z for z in schema.ZONES}, "slot": {s: s for s in schema.SLOTS}}
@@ -906,8 +930,7 @@ class Compiler:
             self.error(a.span, f"expected {want}, found {t}")
         if got == "none" and not ptype.endswith("?"):
             self.error(a.span, f"'none' is not allowed here; expected {want}")
-        if want in ("player", "card", "use", "damage") and not ptype.endswith("?") and t.endswith("?"):
-            return _not_none(fn, want, a.span)  # "X or none" where an X is needed
+        fn = soundness.check_arg(self, a, ptype, t, fn, scope)  # lists, cards, "X or none" where X is needed
         return _checked_int(fn, a.span) if want == "int" and got == "any" else fn
 
 
@@ -925,17 +948,6 @@ CALL_RULES: dict[str, Callable[[Compiler, ast.Call, dict, Scope], None]] = {
 
 def _const(value: Any) -> Callable[[Ctx], Any]:
     return lambda ctx: value
-
-
-def _not_none(fn: Callable[[Ctx], Any], what: str, where: Span) -> Callable[[Ctx], Any]:
-    """A value that may be none, given where a value is needed: none is a located rules error
-    (`draw(damage.source, 1)` for a damage without a source), never a Python error."""
-    def needed(ctx: Ctx) -> Any:
-        value = fn(ctx)
-        if value is None:
-            raise RulesError(f"expected a {what} here, but it is none (guard it with `if ... != none`)", where)
-        return value
-    return needed
 
 
 def _in_domain(fn: Callable[[Ctx], Any], table: dict[str, Any], what: str, where: Span) -> Callable[[Ctx], Any]:
@@ -966,6 +978,8 @@ def _guarded(impl: Callable[..., Any], arg_fns: tuple, kw_items: tuple, counted:
                 return impl(ctx, *[a(ctx) for a in arg_fns], **{k: f(ctx) for k, f in kw_items})
             except RecursionError:  # text nested so deep in itself that fewer levels fill the stack
                 raise RulesError(_STACK_FULL, where) from None
+            except RulesError as problem:  # the engine refused: name the call that asked
+                raise _located(problem, where) from None
             finally:
                 budget.depth -= 1
         return run
@@ -983,6 +997,8 @@ def _guarded(impl: Callable[..., Any], arg_fns: tuple, kw_items: tuple, counted:
             return impl(ctx, *values[:npos], **dict(zip(keys, values[npos:], strict=True)))
         except RecursionError:
             raise RulesError(_STACK_FULL, where) from None
+        except RulesError as problem:  # the engine refused: name the call that asked
+            raise _located(problem, where) from None
         finally:
             budget.depth -= 1
     return run_counted
@@ -1004,21 +1020,16 @@ def _guarded_short(impl: Callable[..., Any], arg_fns: tuple, where: Span) -> Cal
             return impl(ctx, first(ctx)) if first is not None else impl(ctx)
         except RecursionError:
             raise RulesError(_STACK_FULL, where) from None
+        except RulesError as problem:  # the engine refused: name the call that asked
+            raise _located(problem, where) from None
         finally:
             budget.depth -= 1
     return run
 
 
-def _logic(op: str, parts: tuple[Callable[[Ctx], bool], ...]) -> Callable[[Ctx], bool]:
-    """`and` / `or` of conditions, short-circuit; two parts (the usual case) without a generator."""
-    if len(parts) == 2:
-        a, b = parts
-        if op == "and":
-            return lambda ctx: bool(a(ctx)) and bool(b(ctx))
-        return lambda ctx: bool(a(ctx)) or bool(b(ctx))
-    if op == "and":
-        return lambda ctx: all(p(ctx) for p in parts)
-    return lambda ctx: any(p(ctx) for p in parts)
+def _located(problem: RulesError, where: Span) -> RulesError:
+    """A rules error the engine raised without a place: at the call of the text that asked."""
+    return problem if problem.span is not None else RulesError(str(problem), where)
 
 
 def _checked_int(fn: Callable[[Ctx], Any], where: Span) -> Callable[[Ctx], int]:

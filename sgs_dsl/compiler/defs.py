@@ -45,6 +45,15 @@ class TriggerDef:
     span: Span
     each_point: bool = False  # repeat once per point of the damage (遺計-like)
     each_card: bool = False  # repeat once per card of the move (梟姬-like)
+    helper: bool = False  # a forced trigger of a skill invoked by choice: not a new invocation
+
+
+def mark_helpers(triggers: dict[str, list[TriggerDef]], chosen: bool) -> dict[str, tuple[TriggerDef, ...]]:
+    """A skill whose owner invokes it by choice (an optional trigger, an action, a view_as) may
+    carry forced triggers that carry out that choice later (裸衣's +1): those are helpers, not
+    invocations, so the log and the statistics do not count them as 發動."""
+    chosen = chosen or any(t.optional for ts in triggers.values() for t in ts)
+    return {k: tuple(attrs.evolve(t, helper=chosen and not t.optional) for t in ts) for k, ts in triggers.items()}
 
 
 @attrs.frozen(slots=True)
@@ -68,6 +77,13 @@ class ViewAsDef:
     cond: Fn | None = None  # when the conversion is offered (ctx: you)
     across: tuple[str, str] | None = None  # ("same" | "different", "suit" | "color" | "type")
     label: str = ""  # tells apart several conversions of one skill into the same card
+    declared: tuple[str, ...] = ()  # the names the user may declare (`declared(PATTERN)`)
+    face_down: bool = False  # used face down: others may question it (質疑) before it counts
+
+    @property
+    def kind_names(self) -> tuple[str, ...]:
+        """The cards this conversion can make: its declared set, or its one card."""
+        return self.declared or (self.kind_name,)
 
 
 @attrs.frozen(slots=True)

@@ -15,7 +15,7 @@ from ..syntax.cache import parse_cached
 from ..syntax.diagnostics import Diagnostic, SgsError, Span, did_you_mean
 from ..syntax.names import normalize
 from ..syntax.source import decode_source, read_bytes
-from . import moves_check, schema, state_check
+from . import misreads, moves_check, procedures, schema, state_check
 from .compiler import Compiler
 from .defs import CardKind, CardSpec, Ruleset, Skill
 
@@ -53,6 +53,7 @@ class Library:
     files: tuple[str, ...]
     piles: dict[str, bool] = attrs.field(factory=dict)  # pile name -> public
     history_used: bool = False  # some text queries the history of moves
+    warnings: tuple[Diagnostic, ...] = ()  # what loads but looks like a slip (an unused `let`)
 
     @property
     def default_ruleset(self) -> str:
@@ -106,6 +107,7 @@ def build(files: Sequence[Path]) -> Library:
         diagnostics.sort(key=lambda d: (order.get(d.span.file, len(order)), d.span.file, d.span.line, d.span.column))
         raise SgsError(diagnostics)
     library.files = tuple(str(f) for f in files)
+    library.warnings = tuple(sorted(compiler.warnings, key=lambda d: (d.span.file, d.span.line, d.span.column)))
     return library
 
 
@@ -141,6 +143,9 @@ class _Builder:
             cards[d.name.text] = kind
             nodes.append((d, kind))
         moves_check.declare_piles(self.c, list(self.defs(ast.SkillDef)))
+        procs = list(self.defs((ast.ProcedureDef, ast.DefineDef)))  # callable from every text below
+        procedures.declare(self.c, procs)
+        procedures.compile_all(self.c, procs)
         for d, kind in nodes:
             self.c.compile_card(d, kind)
         for _, kind in nodes:
@@ -159,6 +164,8 @@ class _Builder:
             if not self.unique("skill", d.name):
                 continue
             tags = tuple(t.text for t in d.tags)
+            misreads.skill_id(self.c, d)  # `skill 激將 lord {`: the tag read as the id
+            misreads.twice(self.c, d.tags, "the tag")
             for t in d.tags:
                 if t.text not in ("locked", "lord", "limited", "wake"):
                     self.c.error(t.span, f"unknown skill tag '{t.text}'",
@@ -251,6 +258,8 @@ class _Builder:
             if not self.unique("ruleset", d.name):
                 continue
             props = {p.name.text: p for p in d.props}
+            misreads.twice(self.c, [p.name for p in d.props], "the property")  # two `decks` lines
+            misreads.twice(self.c, d.tags, "the tag")
             lords_prop = None
             mode = "identity"
             deck_names: list[str] = []
@@ -368,18 +377,19 @@ def _replaced_by(builtin: Path, files: Sequence[Path]) -> bool:
     return False
 
 
-def check_paths(paths: Sequence[Path]) -> list[Diagnostic]:
-    """Check files together with the built-in library they build on; [] when all is well."""
+def check_paths(paths: Sequence[Path], warnings: bool = False) -> list[Diagnostic]:
+    """Check files together with the built-in library they build on; [] when all is well
+    (with `warnings`, the warnings of files that load)."""
     try:
         files = _collect(paths)
     except SgsError as error:
         return error.diagnostics
     base = [f for f in library_files() if not _replaced_by(f, files)]
     try:
-        build(base + files)
+        library = build(base + files)
     except SgsError as error:
         return error.diagnostics
-    return []
+    return list(library.warnings) if warnings else []
 
 
 def _show(value) -> str:

@@ -24,6 +24,7 @@ PATTERN_DOCS = {
     "basic": "a basic card",
     "trick": "a trick, delayed or not",
     "delayed": "a delayed trick",
+    "ordinary": "an ordinary trick (普通錦囊): a trick that is not delayed",
     "equip": "an equipment card",
     "weapon": "a weapon",
     "armor": "an armour",
@@ -47,6 +48,7 @@ TYPE_DOCS = {
     "move": "a card leaving a player's hand or equipment (失去牌)",
 }
 TYPE_DOCS["fight"] = "a point fight (拼點): both players, their cards and ranks, the result"
+TYPE_DOCS["question"] = "a face-down card questioned (質疑): its user, the card declared and turned up, the outcome"
 
 TYPE_WORDS = {
     "player": "player", "player?": "player or none", "int": "number", "bool": "true/false", "str": "text",
@@ -56,6 +58,7 @@ TYPE_WORDS = {
     "any": "anything", "none": "nothing", "asked": "asked", "dying": "dying", "recover": "recover",
 }
 TYPE_WORDS.update({"fight": "fight", "fight?": "fight or none"})
+TYPE_WORDS.update({"question": "question"})
 
 # player state and skills as state
 TYPE_WORDS.update({"phase_name": "phase name", "phase_name?": "phase name or none", "kingdom": "kingdom",
@@ -65,6 +68,7 @@ TYPE_WORDS.update({"phase_name": "phase name", "phase_name?": "phase name or non
 # the name domains of `move`, `pile`, `history` (see "Moving cards, piles, history")
 TYPE_WORDS.update({"place": "place", "reason": "reason", "pile": "pile name", "history_kind": "history kind",
                    "damage_kind": "dealt or taken", "period": "phase, turn or round"})
+TYPE_WORDS.update({"list": "list", "card_or_cards": "card or list of cards"})  # count; gain, give, throw
 
 
 def _t(t: str) -> str:

@@ -129,8 +129,11 @@ def prevent(ctx: Ctx, damage) -> None:
 
 def pass_on(ctx: Ctx, card) -> None:
     real = _real(card)
-    if real is not None:
-        ctx.game.pass_on(real)
+    if real is None:
+        return
+    if ctx.game.zone_of(real)[0] != "judge" and ctx.game.judged_player is None:  # located by the call
+        raise RulesError(f"pass_on: {real.label()} is not a delayed trick in a judge area or being judged")
+    ctx.game.pass_on(real)
 
 
 def provide(ctx: Ctx, card, by=None) -> bool:

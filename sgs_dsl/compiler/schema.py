@@ -107,6 +107,13 @@ FIELDS["fight"] = {
     "winner": ("player?", lambda f: f.winner), "loser": ("player?", lambda f: f.loser),
 }
 
+# a face-down card questioned (質疑) and turned up: the payload of `questioned`
+FIELDS["question"] = {
+    "user": ("player", lambda q: q.user), "card": ("card", lambda q: q.card),
+    "real": ("card", lambda q: q.real), "declared": ("str", lambda q: q.declared),
+    "genuine": ("bool", lambda q: q.genuine), "questioners": ("players", lambda q: list(q.questioners)),
+}
+
 # fields read through the holder's filters (a card counting as another suit or card)
 FILTERED_FIELDS = {"card": frozenset(("name", "suit", "color", "red", "black", "type")),
                    "judge": frozenset(("suit", "color"))}
@@ -117,6 +124,7 @@ MUTABLE: dict[str, set[str]] = {"damage": {"amount", "nature"}, "phase": {"count
 MUTABLE["damage"].add("source")
 MUTABLE["fight"] = {"source_rank", "target_rank"}
 MUTABLE["use"] = {"damage_bonus"}  # a bonus the card carries into its damage
+MUTABLE["question"] = {"genuine"}  # a skill may count a questioned card true (or false)
 
 
 def base_type(t: str) -> str:
@@ -141,6 +149,7 @@ PAYLOAD_VARS: dict[str, dict[str, str]] = {
     "move": {"move": "move"},
     "fight": {"fight": "fight"},
     "game": {},  # the game starting: nothing but `you`
+    "question": {"question": "question"},
 }
 
 BLOCKS = {
@@ -187,6 +196,7 @@ PATTERN_WORDS = {
     "basic": lambda c: c.kind.type == "basic",
     "trick": lambda c: c.kind.type in ("trick", "delayed"),
     "delayed": lambda c: c.kind.type == "delayed",
+    "ordinary": lambda c: c.kind.type == "trick",  # 普通錦囊: a trick that is not delayed
     "equip": lambda c: c.kind.is_equip,
     "weapon": lambda c: c.kind.type == "weapon",
     "armor": lambda c: c.kind.type == "armor",
@@ -242,8 +252,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("discard", (P("player", "player"), P("n", "int")),
             {"from": ("zone", "hand"), "optional": ("bool", False), "keep": ("slot", "")}, "bool",
             "the player discards n of their own cards; false if they cannot (or decline, when optional)"),
-    Builtin("throw", (P("card", "any"),), {}, "none", "put a card (or a list of cards) into the discard pile"),
-    Builtin("gain", (P("player", "player"), P("card", "any")), {}, "none",
+    Builtin("throw", (P("card", "card_or_cards"),), {}, "none", "put a card (or a list of cards) into the discard pile"),
+    Builtin("gain", (P("player", "player"), P("card", "card_or_cards")), {}, "none",
             "the player takes a card (or a list of cards) into hand"),
     Builtin("pick", (P("chooser", "player"), P("from", "any"), P("zone", "zone")), {}, "card?",
             "pick(p, q, zone): p picks one of q's cards (others' hand cards face down); "
@@ -272,7 +282,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "player plays out (打出) a real matching card for it (true when they did)", needs="asked"),
     Builtin("in_range", (P("a", "player"), P("b", "player")), {}, "bool", "b is within a's attack range"),
     Builtin("distance", (P("a", "player"), P("b", "player")), {}, "int", "the distance from a to b"),
-    Builtin("count", (P("items", "any"),), {}, "int", "how many items"),
+    Builtin("count", (P("items", "list"),), {}, "int", "how many items"),
     Builtin("attack_range", (P("player", "player"),), {}, "int",
             "the player's attack range: its weapon's range (1 without one) with its modifiers"),
     Builtin("count_in_range", (P("player", "player"),), {}, "int", "how many players are in the player's attack range"),
@@ -307,7 +317,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("declare", (P("chooser", "player"), P("names", "card_names")), {"prompt": ("str", "")}, "str",
             "宣告: the chooser names one of the card names (written out: `[NAME, NAME]`); the name is returned and logged"),
     Builtin("choose_suit", (P("chooser", "player"),), {}, "str", "the chooser names a suit"),
-    Builtin("give", (P("giver", "player"), P("receiver", "player"), P("cards", "any")), {}, "none",
+    Builtin("give", (P("giver", "player"), P("receiver", "player"), P("cards", "card_or_cards")), {}, "none",
             "the giver hands cards (one or a list) to the receiver"),
     Builtin("show", (P("card", "card?"),), {}, "none", "show a card to everyone"),
     Builtin("look", (P("player", "player"), P("n", "int")), {}, "cards",

@@ -1,5 +1,7 @@
-"""Load-time checks of a `view_as` rule across the chosen cards (`with same suit`,
-`with different types`), and the labels that tell several conversions of one skill apart."""
+"""A `view_as` conversion compiled and checked at load time: its card (or the set of names the
+user declares), its source zone, its modes (use, play, recast), a rule across the chosen cards
+(`with same suit`, `with different types`), and the labels that tell several conversions of
+one skill apart."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ import attrs
 
 from ..syntax import ast
 from ..syntax.diagnostics import did_you_mean
-from .defs import ViewAsDef
+from . import moves_check
+from .defs import CardKind, ViewAsDef
 
 HOWS = ("same", "different")
 # the plural reads better after `different`; both spellings name the same property
@@ -17,6 +20,94 @@ PROPS = {"suit": "suit", "suits": "suit", "color": "color", "colors": "color", "
          "colours": "color", "type": "type", "types": "type"}
 USAGE = "`with same suit`, `with same color`, `with different types` (suit, color or type)"
 ZH = {"suit": "花色", "color": "顏色", "type": "類別"}
+MODES = ("use", "play", "recast")
+ZONES = ("hand", "hand_equip", "equip", "judge")
+DECLARED = "declared"  # `view_as declared(PATTERN) ...`: the user names the card
+# A virtual card is a basic card or an ordinary trick (seed 000: equipment and delayed tricks
+# lie where they are put, as real cards), so a declared set holds only those.
+VIRTUAL_TYPES = ("basic", "trick")
+
+
+def compile_view_as(c: Any, m: ast.ViewAs, skill: str) -> ViewAsDef | None:
+    from .compiler import Scope  # the compiler imports this module
+
+    kinds = _kinds(c, m)
+    if not kinds:
+        return None
+    zone = m.zone.text if m.zone is not None else "hand"
+    zone = moves_check.view_as_zone(c, zone) or zone  # a pile is a source too
+    if zone not in ZONES and not zone.startswith("pile:"):
+        c.error(m.zone.span, f"unknown zone '{zone}' for view_as",
+                did_you_mean(zone, [n for n, _ in c.piles.values()] + ["judge"]) or
+                "zones: hand, equip, hand_equip, judge, or a pile a skill declares (`pile 權;`)")
+    modes = _modes(c, m, kinds)
+    if m.count < 1:
+        c.error(m.span, "view_as needs at least one card")
+    cond = c.expr_bool(m.cond, Scope({"you": "player"})) if m.cond is not None else None
+    declared = tuple(k.name for k in kinds) if m.declared is not None else ()
+    return ViewAsDef(kinds[0].name, m.count, c.pattern(m.pattern), zone, modes, skill, cond,
+                     across(c, m), declared=declared, face_down=m.face_down)
+
+
+def _kinds(c: Any, m: ast.ViewAs) -> list[CardKind]:
+    """The card a conversion makes, or the cards of the set its user declares a name from."""
+    if m.declared is None:
+        if m.card.text == DECLARED:
+            c.error(m.card.span, "`declared` needs the set of names the user may declare",
+                    "e.g. `view_as declared(basic|ordinary) from 1 any in hand;`")
+            return []
+        kind = c.card_kind(m.card.text, m.card.span)
+        return [kind] if kind is not None else []
+    if m.card.text != DECLARED:
+        c.error(m.card.span, f"expected `declared(...)` before the set of names, not '{m.card.text}'",
+                "a conversion makes one card (`view_as CARD from ...`) or one the user declares from a set "
+                "(`view_as declared(basic|ordinary) from ...`)")
+        return []
+    matches = c.pattern(m.declared)
+    unique = {id(k): k for k in c.cards.values()}  # the table holds each kind by name and by id
+    kinds = [k for k in unique.values() if matches(_Probe(k))]
+    wrong = [k.name for k in kinds if k.type not in VIRTUAL_TYPES]
+    if wrong:
+        c.error(m.declared.span, f"a declared card is used as a virtual card, and {'、'.join(wrong[:4])} "
+                "cannot be one (equipment and delayed tricks are real cards where they lie)",
+                "declare from basic cards and ordinary tricks: `declared(basic|ordinary)`")
+        return []
+    if not kinds:
+        c.error(m.declared.span, "no card of the library matches this set of names",
+                "a set of card names or types, e.g. `declared(basic|ordinary)` or `declared(NAME|NAME)`")
+    return kinds
+
+
+@attrs.frozen
+class _Probe:
+    """What a pattern reads of a card kind when no real card is meant (a declared name)."""
+
+    kind: CardKind
+    suit: None = None
+    color: None = None
+
+    @property
+    def nature(self) -> str:
+        return self.kind.nature
+
+
+def _modes(c: Any, m: ast.ViewAs, kinds: list[CardKind]) -> tuple[str, ...]:
+    if not m.modes:
+        return ("use", "play")
+    modes: list[str] = []
+    for mode in m.modes:
+        if mode.text not in MODES:
+            c.error(mode.span, f"unknown view_as mode '{mode.text}'",
+                    did_you_mean(mode.text, MODES) or "`for use`, `for play`, `for use or recast`")
+        elif mode.text in modes:
+            c.error(mode.span, f"the mode '{mode.text}' is given twice", "name each mode once")
+        elif mode.text == "recast" and not all(k.recast for k in kinds):
+            names = "、".join(k.name for k in kinds if not k.recast)
+            c.error(mode.span, f"{names} cannot be recast (重鑄): its card text has no `recast`",
+                    "only a card whose text allows recasting (`recast 1;`) can be recast as it")
+        else:
+            modes.append(mode.text)
+    return tuple(modes)
 
 
 def across(c: Any, m: ast.ViewAs) -> tuple[str, str] | None:

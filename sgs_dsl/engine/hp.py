@@ -141,9 +141,7 @@ class HpMixin:
         if choice is None:
             return False
         kind, subcards = choice
-        subcards = self.resolve_subcards(saver, kind, subcards)
-        self.use_card(saver, self.make_card(kind, subcards), [dying], "dying")
-        return True
+        return not self.use_card(saver, self.produce(saver, kind, subcards), [dying], "dying").void
 
     def probe(self, kind: CardKind, subcards: Any) -> UsedCard:
         """The card a castable option would make, for legality checks before cards are picked."""

@@ -37,6 +37,7 @@ from .model import (
 from .moves import MovesMixin
 from .pindian import PointFight, PointFightMixin
 from .prohibits import ProhibitsMixin
+from .questioning import QuestioningMixin
 from .state import StateMixin
 from .turn import ACTIVE_KEY, END_PLAY, MAX_ACTIONS_PER_PHASE, TurnMixin
 from .using import EQUIP_USE, UNCOUNTERABLE, UsingMixin, use_mode
@@ -51,7 +52,7 @@ __all__ = ["ACTIVE_KEY", "END_PLAY", "EQUIP_USE", "FROM_DECK", "MAX_ACTIONS_PER_
            "UNCOUNTERABLE", "Game", "use_mode", "where", "zone_zh"]
 
 
-class Game(GameStartMixin, AttachedMixin, FiltersMixin, ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, MovesMixin, ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
+class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, MovesMixin, ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
     """One table: state, the seeded RNG, the agents, and the processes."""
 
     def __init__(self, library: Any, players: list[Player], deck: list[Card], agents: list[Any],
@@ -371,17 +372,18 @@ class Game(GameStartMixin, AttachedMixin, FiltersMixin, ProhibitsMixin, Labelled
             budget.steps -= 1  # a firing costs a step even when its body is empty
             if budget.steps < 0:
                 budget.ran_out(trig.span)
-            self._log_firing(p, skill)
-            self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
+            self._log_firing(p, skill, trig)
+            if skill.rule or not trig.helper:  # a helper carries out an earlier invocation: not counted again
+                self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
             outer, budget.firing = budget.firing, trig
             try:
                 self.run_block(trig.body, ctx, skill.name)
             finally:
                 budget.firing = outer
 
-    def _log_firing(self, p: Player, skill: Skill) -> None:
+    def _log_firing(self, p: Player, skill: Skill, trig: TriggerDef) -> None:
         if not skill.rule:
-            self.log(f"{p.label()}發動【{skill.name}】")
+            self.log(f"{p.label()}的【{skill.name}】生效" if trig.helper else f"{p.label()}發動【{skill.name}】")
             return
         # a card's rule is not a skill anyone invokes: it takes effect, once on a use of a
         # card however many windows of that use it acts in (酒: the 殺's use and its damage)

@@ -62,6 +62,7 @@ class UsedCard:
     subcards: tuple[Card, ...]
     nature: str = "normal"
     filtered: bool = False  # one real card read through its holder's filters
+    face_down: bool = False  # used face down as the card declared: no suit or colour shows (質疑)
 
     @property
     def name(self) -> str:
@@ -80,6 +81,11 @@ class UsedCard:
         rank = subcards[0].rank if len(subcards) == 1 else 0
         return cls(kind, suit, color, rank, subcards, kind.nature)
 
+    @classmethod
+    def face_down_as(cls, kind: Any, subcards: tuple[Card, ...]) -> UsedCard:
+        """Cards used face down as `kind`: what they really are is hidden until questioned."""
+        return cls(kind, None, None, 0, subcards, kind.nature, face_down=True)
+
     @property
     def is_virtual(self) -> bool:
         return not self.filtered and (len(self.subcards) != 1 or self.subcards[0].kind is not self.kind)
@@ -90,6 +96,8 @@ class UsedCard:
             name = f"【{self.kind.name}】" if self.kind is not card.kind else ""
             suit = SUIT_ZH[self.suit] if self.suit != card.suit else ""
             return f"{card.label()}(視為{suit}{name})"
+        if self.face_down:
+            return f"【{self.kind.name}】(扣置)"
         if not self.is_virtual:
             return self.subcards[0].label()
         inner = "、".join(c.label() for c in self.subcards)
@@ -153,6 +161,7 @@ class Use:
     no_response: set[int] = attrs.field(factory=set)  # seats that may not respond to it
     damage_bonus: int = 0  # added to each damage its card deals (酒), from the start
     vars: dict[str, Any] = attrs.field(factory=dict)
+    void: bool = False  # 作廢: questioned and false, it was never used
 
     def key(self, target: Player | None) -> int:
         return -1 if target is None else target.seat

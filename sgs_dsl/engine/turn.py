@@ -205,6 +205,7 @@ class TurnMixin:
                 if act.cond is None or act.cond(Ctx(self, {"you": player})):
                     options.append(Option(f"發動【{skill.name}】", ("active", (skill, act))))
         options += self.attached_options(player)  # issue 10: actions other players' skills give
+        options += self.recast_options(player)
         for label, kind, subcards in self.castable(player, "play"):
             if self.can_play(player, kind, self.probe(kind, subcards)):
                 options.append(Option(label, (kind, subcards)))
@@ -213,8 +214,10 @@ class TurnMixin:
     def play_action(self, player: Player, kind: Any, subcards: Any) -> None:
         if kind == "recast":  # 重鑄: into the discard pile, then draw; not a use
             self.log(f"{player.label()}重鑄{subcards.label()}")
-            self.place(subcards, "discard", reason="recast")
-            self.draw(player, subcards.kind.recast)
+            self.recast(player, [subcards], subcards.kind.recast)
+            return
+        if kind == "recast_as":  # a conversion's cards recast as the card they count as
+            self.recast_as(player, subcards)
             return
         if kind == "attach":  # issue 10
             self.run_attached(player, subcards)
@@ -227,8 +230,7 @@ class TurnMixin:
             self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
             self.run_block(act.body, Ctx(self, {"you": player}), skill.name)
             return
-        subcards = self.resolve_subcards(player, kind, subcards)
-        card = self.make_card(kind, subcards)
+        card = self.produce(player, kind, subcards)
         targets = self.choose_targets(player, kind, card, use_mode(kind, "play"))
         if not targets:
             return
@@ -236,6 +238,29 @@ class TurnMixin:
         if extra is None:
             return
         self.use_card(player, card, targets, "play", extra=extra)
+
+    def recast_options(self, player: Player) -> list[Option]:
+        """The conversions that may be recast (`view_as ... for use or recast`) with cards to do it."""
+        options = []
+        for skill in self.skills_of(player):
+            for va in skill.view_as:
+                if "recast" not in va.modes or (va.cond is not None and not va.cond(Ctx(self, {"you": player}))):
+                    continue
+                if self.view_as_sample(player, va) is not None:
+                    options.append(Option(f"【{skill.name}】當【{va.kind_name}】重鑄{va.label}", ("recast_as", va)))
+        return options
+
+    def recast_as(self, player: Player, va: Any) -> None:
+        kind = self.library.cards[va.kind_name]
+        cards = self.pick_for(player, va, f"選擇當【{kind.name}】重鑄的牌")
+        self.fired[va.skill] = self.fired.get(va.skill, 0) + 1
+        self.log(f"{player.label()}發動【{va.skill}】，將{'、'.join(c.label() for c in cards)}當【{kind.name}】重鑄")
+        self.recast(player, cards, kind.recast)
+
+    def recast(self, player: Player, cards: list[Card], draw: int) -> None:
+        """重鑄: the cards go into the discard pile (one move), then the player draws; not a use."""
+        self.move_cards(cards, "discard", None, "recast")
+        self.draw(player, draw)
 
     def choose_extra(self, user: Player, card: UsedCard, targets: list[Player]) -> dict[str, Player] | None:
         """The players a card's `choose` clauses name, picked with the targets (選擇目標時).

@@ -19,6 +19,7 @@ from .model import (
 
 DONE = "完成"  # the option that stops picking more (targets, players, cards)
 UNCOUNTERABLE = "_uncounterable"  # Use.vars flag: no card may counter this use
+FACE_DOWN = "（扣置）"  # a conversion used face down, which others may question
 # Equipment is used in the play phase on oneself (seed 000 裝備牌): a rule of the game, not of
 # any card's text, so a card that says nothing about its use still has this mode.
 EQUIP_USE = UseMode("play", TargetRule("self", None))
@@ -65,9 +66,6 @@ class UsingMixin:
             yield used.label(), kind, (c,)
         for skill in self.skills_of(p):
             for va in skill.view_as:
-                kind = self.library.cards[va.kind_name]
-                if not playing_out and use_mode(kind, context) is None:
-                    continue
                 if ("play" if playing_out else "use") not in va.modes:
                     continue
                 if va.cond is not None and not va.cond(Ctx(self, {"you": p})):
@@ -75,15 +73,20 @@ class UsingMixin:
                 some = self.view_as_sample(p, va)
                 if some is None:
                     continue
-                if pattern is not None and not pattern(UsedCard.virtual(kind, some)):
-                    continue
-                if guarded and self.forbidden_in(p, context, UsedCard.virtual(kind, some)):
-                    continue
-                key = (skill.name, kind.name, va.label)
-                if key in seen:
-                    continue
-                seen.add(key)
-                yield f"【{skill.name}】視為【{kind.name}】{va.label}", kind, ("view_as", va)
+                for name in va.kind_names:  # one card, or each name its user may declare
+                    kind = self.library.cards[name]
+                    if not playing_out and use_mode(kind, context) is None:
+                        continue
+                    if pattern is not None and not pattern(UsedCard.virtual(kind, some)):
+                        continue
+                    if guarded and self.forbidden_in(p, context, UsedCard.virtual(kind, some)):
+                        continue
+                    key = (skill.name, kind.name, va.label)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    yield f"【{skill.name}】視為【{kind.name}】{va.label}{FACE_DOWN if va.face_down else ''}", kind, (
+                        "view_as", va)
 
     def view_as_sample(self, p: Player, va: Any) -> tuple[Card, ...] | None:
         """Some cards a conversion could be made of now (its rule across them kept), or None."""
@@ -104,20 +107,33 @@ class UsingMixin:
         return [c for c in pool if viewas.completable(
             how, picked + [keys[c.uid]], [keys[o.uid] for o in pool if o is not c], va.count)]
 
+    def produce(self, p: Player, kind: CardKind, subcards) -> UsedCard:
+        """The card a castable option makes: a real card, or a conversion's cards picked now
+        (face down, as the declared card, when the conversion is used face down)."""
+        cards = self.resolve_subcards(p, kind, subcards)
+        if subcards and subcards[0] == "view_as" and subcards[1].face_down:
+            return UsedCard.face_down_as(kind, cards)
+        return self.make_card(kind, cards)
+
     def resolve_subcards(self, p: Player, kind: CardKind, subcards) -> tuple[Card, ...]:
         """A view-as choice becomes real cards: the player picks them one by one."""
         if not subcards or subcards[0] != "view_as":
             return subcards
         va = subcards[1]
+        chosen = self.pick_for(p, va, f"選擇當【{kind.name}】的牌")
+        self.log(f"{p.label()}發動【{va.skill}】" + (f"，扣置{len(chosen)}張牌" if va.face_down else ""))
+        self.fired[va.skill] = self.fired.get(va.skill, 0) + 1
+        return tuple(chosen)
+
+    def pick_for(self, p: Player, va: Any, prompt: str) -> list[Card]:
+        """The cards of a conversion, picked one by one, its rule across them kept."""
         chosen: list[Card] = []
         for _ in range(va.count):
             pool = [c for c in self.zone_cards(p, va.zone) if va.matches(self.seen_used(c, p)) and c not in chosen]
             pool = self.view_as_fitting(p, va, chosen, pool)
-            chosen.append(self.ask(p, "pick_card", f"選擇當【{kind.name}】的牌", [Option(self.seen(c, p).label(), c) for c in pool],
+            chosen.append(self.ask(p, "pick_card", prompt, [Option(self.seen(c, p).label(), c) for c in pool],
                                    va.skill).value)
-        self.log(f"{p.label()}發動【{va.skill}】")
-        self.fired[va.skill] = self.fired.get(va.skill, 0) + 1
-        return tuple(chosen)
+        return chosen
 
     def target_ok(self, user: Player, rule: TargetRule | None, target: Player, card: UsedCard,
                   kind: CardKind | None = None, distance: bool = True, extra: dict | None = None) -> bool:
@@ -232,6 +248,11 @@ class UsingMixin:
             self.budget.depth -= 1
 
     def _use(self, user, card, targets, context, responded, extra) -> Use:
+        if card.face_down:  # others may question it before it is used (質疑)
+            revealed = self.question(user, card, targets)
+            if revealed is None:
+                return Use(card, user, list(targets), context, responded, void=True)
+            card = revealed
         kind: CardKind = card.kind
         use = Use(card, user, list(targets), context, responded)
         use.vars.update(extra)
@@ -360,9 +381,8 @@ class UsingMixin:
             if choice is None:
                 continue
             kind, subcards = choice
-            subcards = self.resolve_subcards(p, kind, subcards)
-            self.use_card(p, self.make_card(kind, subcards), [], "counter", responded=use)
-            return True
+            if not self.use_card(p, self.produce(p, kind, subcards), [], "counter", responded=use).void:
+                return True  # a void counter (質疑) leaves the others still to be asked
         return False
 
     def equip(self, user: Player, card: UsedCard) -> None:
@@ -425,8 +445,7 @@ class UsingMixin:
         if choice is None:
             return False
         k, subcards = choice
-        subcards = self.resolve_subcards(player, k, subcards)
-        return self._answer(player, self.make_card(k, subcards), mode, responded, on)
+        return self._answer(player, self.produce(player, k, subcards), mode, responded, on)
 
     def _usable_on(self, player: Player, kind: CardKind, on: Player) -> bool:
         # A use asked for by a card's text is outside the play-phase limit; the asking text
@@ -438,6 +457,10 @@ class UsingMixin:
     def _answer(self, player: Player, card: UsedCard, mode: str, responded: Use | None,
                 on: Player | None) -> bool:
         if mode == "play":
+            if card.face_down:
+                card = self.question(player, card, verb="play")
+                if card is None:  # void: as if nothing was played
+                    return False
             player.turn_cards.append(card.kind.rule_name)
             self.log(f"{player.label()}打出{card.label()}")
             self.to_processing([c for c in card.subcards if c not in self.processing], "play")
@@ -446,10 +469,8 @@ class UsingMixin:
             self.to_discard(leftovers)
             return True
         if on is not None:
-            self.use_card(player, card, [on], "respond")
-        else:
-            self.use_card(player, card, [], "respond", responded=responded)
-        return True
+            return not self.use_card(player, card, [on], "respond").void
+        return not self.use_card(player, card, [], "respond", responded=responded).void
 
     # a card another player provides is that real card
     def provide_card(self, provider: Player, kind_name: str, pattern: Any, beneficiary: Player) -> UsedCard | None:
@@ -472,7 +493,11 @@ class UsingMixin:
         if choice is None:
             return None
         k, subcards = choice
-        card = self.make_card(k, self.resolve_subcards(provider, k, subcards))
+        card = self.produce(provider, k, subcards)
+        if card.face_down:
+            card = self.question(provider, card, verb="play")
+            if card is None:
+                return None
         provider.turn_cards.append(card.kind.rule_name)
         self.log(f"{provider.label()}打出{card.label()}")
         self.to_processing(card.subcards, "play")

@@ -56,6 +56,8 @@ WINDOWS: tuple[WindowSpec, ...] = (
     W("asked", "需要使用或打出時", "respond", "asked", "the asked player", (), False,
       note="before choosing a card to use or play: a skill may provide it"),
     W("played", "打出時", "respond", "use", "all, from the current player"),
+    W("questioned", "質疑翻開後", "question", "question", "all, from the current player", ("genuine",),
+      note="a face-down card was questioned and turned up; question.genuine false: it is void (作廢)"),
     # damage
     W("causing_damage", "造成傷害時", "damage", "damage", "the source", ("amount",), True),
     W("taking_damage", "受到傷害時", "damage", "damage", "the victim", ("amount",), True),

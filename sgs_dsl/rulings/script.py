@@ -17,6 +17,7 @@ import attrs
 from ..engine.decisions import Request
 from ..engine.kernel import Game, use_mode
 from ..engine.model import Card, Player, UsedCard
+from ..syntax.names import normalize
 from .model import CardRef, Step
 
 
@@ -25,7 +26,7 @@ class ScriptFailure(Exception):
 
 
 Picker = Callable[[Request], "int | None"]
-SEAT_ONLY = re.compile(r"\d+號位")
+SEAT_ONLY = re.compile(r"\d+[號号]位")
 
 
 def label_of(ref: CardRef) -> str:
@@ -40,8 +41,11 @@ def label_index(labels: list[str], text: str) -> int | None:
     """The option labelled `text`; `N號位` alone names the seat whatever its hero."""
     if text in labels:
         return labels.index(text)
+    keys = [normalize(label) for label in labels]  # an answer written in the other script
+    if normalize(text) in keys:
+        return keys.index(normalize(text))
     if SEAT_ONLY.fullmatch(text):
-        seats = [i for i, label in enumerate(labels) if label.startswith(text)]
+        seats = [i for i, key in enumerate(keys) if key.startswith(normalize(text))]
         return seats[0] if len(seats) == 1 else None
     return None
 

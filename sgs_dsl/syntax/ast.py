@@ -132,7 +132,36 @@ class ListLit:
     span: Span
 
 
-Expr = Int | Str | SuitLit | Var | Field | Call | Arith | Compare | Logic | Not | Neg | Is | Filter | ListLit
+@frozen
+class Cond:
+    """`if COND then A else B`: a value chosen by a condition."""
+
+    cond: Expr
+    then: Expr
+    orelse: Expr
+    span: Span
+
+
+@frozen
+class Index:
+    """`list[i]`: the i-th item, counted from 1 (none past either end)."""
+
+    obj: Expr
+    index: Expr
+    span: Span
+
+
+@frozen
+class Binder:
+    """`p in players()` as the first argument of an aggregate: `sum(p in players(), p.hand)`."""
+
+    var: Name
+    items: Expr
+    span: Span
+
+
+Expr = (Int | Str | SuitLit | Var | Field | Call | Arith | Compare | Logic | Not | Neg | Is | Filter | ListLit
+        | Cond | Index | Binder)
 
 
 # ---------------------------------------------------------------- statements
@@ -245,6 +274,7 @@ class Trigger:
     cond: Expr | None
     body: tuple[Stmt, ...]
     span: Span
+    also: tuple[Name, ...] = ()  # more windows sharing the body: `on damaged, caused_damage { ... }`
 
 
 @frozen
@@ -263,10 +293,12 @@ class ViewAs:
     count: int
     pattern: Pattern
     zone: Name | None
-    mode: Name | None
+    modes: tuple[Name, ...]  # `for use or recast`; () for the default (use and play)
     cond: Expr | None
     span: Span
     across: tuple[Name, Name] | None = None  # `with same suit`: a rule across the chosen cards
+    declared: Pattern | None = None  # `declared(basic|ordinary)`: the user declares a name of the set
+    face_down: bool = False  # made of face-down cards that others may question (質疑)
 
 
 @frozen
@@ -395,7 +427,37 @@ class RulesetDef:
     span: Span
 
 
-Definition = CardDef | SkillDef | HeroDef | DeckDef | RulesetDef
+@frozen
+class Param:
+    """`p: player`: a parameter of a procedure or a definition."""
+
+    name: Name
+    type: Name
+    span: Span
+
+
+@frozen
+class ProcedureDef:
+    """`procedure NAME(p: player, n: int) { ... }`: statements callable from any card or skill."""
+
+    name: Name
+    params: tuple[Param, ...]
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@frozen
+class DefineDef:
+    """`define NAME(p: player): int = EXPR;`: a named expression."""
+
+    name: Name
+    params: tuple[Param, ...]
+    returns: Name
+    value: Expr
+    span: Span
+
+
+Definition = CardDef | SkillDef | HeroDef | DeckDef | RulesetDef | ProcedureDef | DefineDef
 
 
 @frozen

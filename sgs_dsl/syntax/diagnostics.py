@@ -31,10 +31,11 @@ class Diagnostic:
     message: str
     hint: str = ""
     source_line: str = ""
+    severity: str = "error"  # or "warning": shown by `sgs check`, never stops a load
 
     def render(self) -> str:
         # escaped here, not only when printed, so that the caret lines up with what is shown
-        out = [printable(f"{self.span}: error: {self.message}")]
+        out = [printable(f"{self.span}: {self.severity}: {self.message}")]
         if self.source_line:
             out.extend(_excerpt(self.source_line.rstrip("\n"), self.span))
         if self.hint:

@@ -38,7 +38,7 @@ MAX_DIGITS = 18
 _TERMINAL_WORDS = {
     "NAME": "a name", "INT": "a number", "STRING": "a quoted text", "FACE": "a card face like ♠7",
     "SUIT": "a suit (♠ ♥ ♣ ♦)", "ASSIGNOP": "'=', '+=' or '-='", "COMPOP": "a comparison",
-    "ADDOP": "'+' or '-'", "MULOP": "'*' or '/'", "SIGN": "'+' or '-'", "ZONE": "'hand', 'equip' or 'judge'",
+    "ADDOP": "'+' or '-'", "MULOP": "'*', '/' or '%'", "SIGN": "'+' or '-'", "ZONE": "'hand', 'equip' or 'judge'",
     "LIFE": "'alive' or 'dead'", "$END": "the end of the file",
 }
 
@@ -259,7 +259,7 @@ def _token_problem(p: _Problem, token: Token, expected: list[str], lines: tuple[
 
 # The words that start a definition, by grammar: one at the start of a line inside an open
 # block means the block's '}' is missing.
-_TOP_LEVEL = {"sgs.lark": re.compile(r"(card|skill|hero|deck|ruleset)\s"), "ruling.lark": re.compile(r"(ruling)\s")}
+_TOP_LEVEL = {"sgs.lark": re.compile(r"(card|skill|hero|deck|ruleset|procedure|define)\s"), "ruling.lark": re.compile(r"(ruling)\s")}
 
 
 def _misspelt_keyword(p: _Problem, found: str, before: tuple[int, int, str], grammar_file: str) -> None:
@@ -508,19 +508,38 @@ class _ToAst(Transformer_NonRecursive):
         return ast.Block(self._name(name), tuple(body), self._s(meta))
 
     def trigger(self, meta, c):
-        window, tags, cond, *body = c
-        return ast.Trigger(self._name(window), tags, cond, tuple(body), self._s(meta))
+        n = next(i for i, x in enumerate(c) if not isinstance(x, Token))  # the windows, then the tags
+        windows, (tags, cond, *body) = [self._name(w) for w in c[:n]], c[n:]
+        return ast.Trigger(windows[0], tags, cond, tuple(body), self._s(meta), tuple(windows[1:]))
+
+    # ---- procedures and definitions
+    def procedure_def(self, meta, c):
+        name, params, *body = c
+        return ast.ProcedureDef(self._name(name), params or (), tuple(body), self._s(meta))
+
+    def define_def(self, meta, c):
+        name, params, returns, value = c
+        return ast.DefineDef(self._name(name), params or (), self._name(returns), value, self._s(meta))
+
+    def params(self, meta, c):
+        return tuple(c)
+
+    def param(self, meta, c):
+        return ast.Param(self._name(c[0]), self._name(c[1]), self._s(meta))
 
     def modifier(self, meta, c):
         name, pattern, op, value, cond = c
         return ast.Modifier(self._name(name), pattern, str(op), value, cond, self._s(meta))
 
     def view_as(self, meta, c):
-        card, count, pattern, zone, how, prop, mode, cond = c
+        card, declared, count, pattern, zone, face_down, how, prop, modes, cond = c
         across = (self._name(how), self._name(prop)) if how is not None else None
         return ast.ViewAs(self._name(card), int(count), pattern,
                           self._name(zone) if zone is not None else None,
-                          self._name(mode) if mode is not None else None, cond, self._s(meta), across)
+                          modes or (), cond, self._s(meta), across, declared, face_down is not None)
+
+    def view_modes(self, meta, c):
+        return tuple(self._name(t) for t in c)
 
     def attach(self, meta, c):
         subject, tags, cond, *body = c
@@ -652,6 +671,15 @@ class _ToAst(Transformer_NonRecursive):
 
     def neg(self, meta, c):
         return ast.Neg(c[0], self._s(meta))
+
+    def cond_expr(self, meta, c):
+        return ast.Cond(c[0], c[1], c[2], self._s(meta))
+
+    def index(self, meta, c):
+        return ast.Index(c[0], c[1], self._s(meta))
+
+    def binder(self, meta, c):
+        return ast.Binder(self._name(c[0]), c[1], self._s(meta))
 
     def int_(self, meta, c):
         return ast.Int(int(c[0]), self._s(c[0]))

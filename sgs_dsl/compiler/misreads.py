@@ -1,0 +1,120 @@
+"""Text the grammar accepts but that cannot mean what it says: a skill whose id is a tag word,
+a property, clause or tag given twice, a card pattern that can never match, a `let` of a
+reserved word. Each is a located error with the fix in its hint."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..syntax import ast
+from ..syntax.names import normalize
+from . import schema
+
+SKILL_TAGS = ("locked", "lord", "limited", "wake")
+RESERVED = ("true", "false", "none", "you", "unlimited")  # values, not names a `let` may take
+
+# pattern words that say which type a card is, and the card types each allows
+_TYPE_WORDS = {"basic": {"basic"}, "trick": {"trick", "delayed"}, "delayed": {"delayed"}, "ordinary": {"trick"},
+               "equip": {"weapon", "armor", "offense_horse", "defense_horse"}, "weapon": {"weapon"},
+               "armor": {"armor"}, "horse": {"offense_horse", "defense_horse"}}
+_COLOURS = {"red": {"heart", "diamond"}, "black": {"spade", "club"}}
+_NATURES = ("fire", "thunder", "normal")
+
+
+def skill_id(c: Any, d: ast.SkillDef) -> None:
+    """`skill 激將 lord {`: the grammar reads `lord` as the id and the tag is lost."""
+    if d.id.text in SKILL_TAGS:
+        c.error(d.id.span, f"the skill '{d.name.text}' has no id: '{d.id.text}' is a skill tag",
+                f"write the id before the tags: `skill {d.name.text} some_id {d.id.text} {{`")
+
+
+def twice(c: Any, names, what: str) -> None:
+    """A tag, property or clause written twice: the second one would be lost or added silently."""
+    seen: dict[str, Any] = {}
+    for name in names:
+        first = seen.get(name.text)
+        if first is not None:
+            c.error(name.span, f"{what} '{name.text}' is given twice",
+                    f"first given at line {first.line}, column {first.column}; write it once")
+        else:
+            seen[name.text] = name.span
+
+
+def use_clauses(c: Any, members) -> None:
+    """Two `use` clauses of one context: the engine would keep one of them."""
+    twice(c, [m.context for m in members if isinstance(m, ast.UseClause)], "the use clause")
+
+
+def let_name(c: Any, name: ast.Name) -> None:
+    """`let true = 0`, `let you = ...`, `let draw = 1`: a value or an effect's name, not a variable."""
+    if name.text in RESERVED or name.text in schema.BUILTINS:
+        what = "an effect or function" if name.text in schema.BUILTINS else "a reserved word"
+        c.error(name.span, f"'{name.text}' is {what}: it cannot be a variable's name",
+                f"give the variable another name, e.g. `let my_{name.text} = ...`")
+
+
+def pattern_term(c: Any, term: tuple[ast.PatAtom, ...]) -> None:
+    """Atoms of one pattern term must all hold of one card: two card names that are not one
+    another, two colours, a suit of the other colour, two types that exclude each other."""
+    problem = _contradiction(c, term)
+    if problem:
+        first, last = term[0].span, term[-1].span
+        c.error(first, f"this pattern can never match: {problem}",
+                "a term's words must all hold of one card; `|` separates alternatives: `red | basic`"
+                if last.line == first.line else "")
+
+
+def _contradiction(c: Any, term) -> str:
+    kinds = [k for k in (_kind(c, a) for a in term) if k is not None]
+    for i, a in enumerate(kinds):
+        for b in kinds[i + 1:]:
+            if not (a.is_a(b.name) or b.is_a(a.name)):
+                return f"a card cannot be both {a.name} and {b.name}"
+    words = [a.text for a in term if a.kind == "name" and a.text in schema.PATTERN_WORDS]
+    suits = {a.text for a in term if a.kind == "suit"} | {schema.SUIT_WORDS[w] for w in words if w in schema.SUIT_WORDS}
+    if len(suits) > 1:
+        return "a card has one suit, not " + " and ".join(sorted(suits))
+    colours = [w for w in words if w in _COLOURS]
+    if len(set(colours)) > 1:
+        return "a card cannot be both red and black"
+    for colour in colours:
+        if suits and not suits <= _COLOURS[colour]:
+            return f"a {suits.pop()} card is not {colour}"
+    types = [_TYPE_WORDS[w] for w in words if w in _TYPE_WORDS] + [{k.type} for k in kinds]
+    if types and not set.intersection(*types):
+        return "no card type is all of " + ", ".join(w for w in words if w in _TYPE_WORDS) + (
+            " and " + ", ".join(k.name for k in kinds) if kinds else "")
+    if len({w for w in words if w in _NATURES}) > 1:
+        return "a card has one nature"
+    return ""
+
+
+def _kind(c: Any, atom: ast.PatAtom):
+    if atom.kind != "name" or atom.text in schema.PATTERN_WORDS:
+        return None
+    return c.cards.get(normalize(atom.text)) or c.cards.get(atom.text.lower())
+
+
+def unused_lets(c: Any, body) -> None:
+    """A `let` whose variable is never read: often a misspelt name that silently defined a new
+    variable (a warning: the text still loads)."""
+    read = {node.name for node in _nodes(body) if isinstance(node, ast.Var)}
+    read |= {node.path[0].text for node in _nodes(body) if isinstance(node, ast.Set)}
+    for node in _nodes(body):
+        if isinstance(node, ast.Let) and node.name.text not in read:
+            c.warn(node.name.span, f"the variable '{node.name.text}' is never read",
+                   "use it, or drop the `let` (is a later use of it misspelt?)")
+
+
+def _nodes(node):
+    """Every AST node under `node` (a tuple of statements, a statement, an expression)."""
+    if isinstance(node, tuple):
+        for item in node:
+            yield from _nodes(item)
+    elif attrs.has(type(node)):
+        yield node
+        for field in attrs.fields(type(node)):
+            if field.name != "span":
+                yield from _nodes(getattr(node, field.name))
