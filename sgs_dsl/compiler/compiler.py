@@ -435,8 +435,7 @@ class Compiler:
                     name = kind.name
                     tests.append(lambda c, n=name: c.kind.is_a(n))
             alternatives.append(tuple(tests))
-        alts = tuple(alternatives)
-        return lambda c: c is not None and any(all(t(c) for t in term) for term in alts)
+        return _matcher(tuple(alternatives))
 
     def pattern_kind(self, p: ast.Pattern) -> str | None:
         """The card a pattern asks for (its first card name), for questions like 'use a 閃?'."""
@@ -1030,6 +1029,19 @@ def _guarded_short(impl: Callable[..., Any], arg_fns: tuple, where: Span) -> Cal
 def _located(problem: RulesError, where: Span) -> RulesError:
     """A rules error the engine raised without a place: at the call of the text that asked."""
     return problem if problem.span is not None else RulesError(str(problem), where)
+
+
+def _matcher(alts: tuple[tuple[Callable[[Any], bool], ...], ...]) -> Callable[[Any], bool]:
+    """A pattern's test: any alternative whose atoms all hold. One atom, or one alternative
+    (most patterns: `殺`, `red`), is tested without generators: patterns run for every card
+    at every free time."""
+    if len(alts) == 1 and len(alts[0]) == 1:
+        only = alts[0][0]
+        return lambda c: c is not None and bool(only(c))
+    if len(alts) == 1:
+        term = alts[0]
+        return lambda c: c is not None and all(t(c) for t in term)
+    return lambda c: c is not None and any(all(t(c) for t in term) for term in alts)
 
 
 def _checked_int(fn: Callable[[Ctx], Any], where: Span) -> Callable[[Ctx], int]:

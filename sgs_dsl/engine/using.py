@@ -68,15 +68,15 @@ class UsingMixin:
             for va in skill.view_as:
                 if ("play" if playing_out else "use") not in va.modes:
                     continue
-                if va.cond is not None and not va.cond(Ctx(self, {"you": p})):
+                kinds = [self.library.cards[name] for name in va.kind_names]  # one, or each name declarable
+                if not playing_out:
+                    kinds = [k for k in kinds if use_mode(k, context) is not None]
+                if not kinds or (va.cond is not None and not va.cond(Ctx(self, {"you": p}))):
                     continue
                 some = self.view_as_sample(p, va)
                 if some is None:
                     continue
-                for name in va.kind_names:  # one card, or each name its user may declare
-                    kind = self.library.cards[name]
-                    if not playing_out and use_mode(kind, context) is None:
-                        continue
+                for kind in kinds:
                     if pattern is not None and not pattern(UsedCard.virtual(kind, some)):
                         continue
                     if guarded and self.forbidden_in(p, context, UsedCard.virtual(kind, some)):
