@@ -344,7 +344,10 @@ def _load_library(extra: Sequence[Path] = ()) -> Any:
 def resolve_ruleset(library: Any, name: str | None) -> str:
     """``name`` if the library has it, the default ruleset for None, else a usage error."""
     if name is None:
-        return library.default_ruleset
+        try:
+            return library.default_ruleset
+        except KeyError as none:
+            raise click.UsageError(none.args[0]) from None
     rulesets = library.rulesets
     if name in rulesets:
         return name

@@ -238,10 +238,6 @@ NOT_GENERATED = {
     "remember": "needs a declared state", "recall": "needs a declared state",
     "remember_game": "needs a declared state", "recall_game": "needs a declared state",
     "pile": "needs a declared pile",
-    # defects the fuzzer found in the engine (docs/reliability.md, "Fuzzing"): fuzzed again once fixed
-    "look": "known defect: cards looked at and never placed stay in the processing area",
-    "reveal": "known defect: cards revealed and never placed stay in the processing area",
-    "ask_use": "known defect: a 殺 asked for in answer to a trick resolves on no target (AttributeError)",
 }
 
 

@@ -70,3 +70,89 @@ def test_passing_on_a_card_in_no_judge_area_is_a_located_rules_error(tmp_path: P
     library = load_library([path])
     errors = [play_game(library, "chuandi", 2, seed, max_turns=10).error for seed in range(5)]
     assert errors and all(e and e.startswith(f"rules error: {path}:3:5: pass_on: ") for e in errors), errors
+
+
+def _one_skill_ruleset(tmp_path: Path, name: str, body: str) -> object:
+    path = tmp_path / f"{name}.sgs"
+    path.write_text(f'skill 測技 {name}_skill "測試" {{\n{body}\n}}\n'
+                    f"hero 測甲 {name}_jia {{ kingdom 魏; gender male; hp 4; skills 測技; }}\n"
+                    f"hero 測乙 {name}_yi {{ kingdom 魏; gender male; hp 4; skills 測技; }}\n"
+                    f'ruleset {name} "測試" {{\n  mode identity;\n  decks standard, ex;\n'
+                    f"  heroes standard, {name};\n  lords 測甲, 測乙;\n}}\n", encoding="utf-8")
+    return load_library([path])
+
+
+def test_cards_revealed_or_looked_at_and_left_go_back(tmp_path: Path) -> None:
+    # reveal(1) / look(you, 2) outside a use left their cards in the processing area (an
+    # invariant broken at the next free time); now a revealed card left goes to the discard
+    # pile and cards only looked at go back on the deck top when the block ends
+    for body in ("  on phase_start when phase.player == you { reveal(1); }",
+                 "  on phase_start when phase.player == you { look(you, 2); }"):
+        library = _one_skill_ruleset(tmp_path, "setout", body)
+        results = [play_game(library, "setout", 4, seed, max_turns=12) for seed in range(4)]
+        assert all(r.error is None and not r.violations for r in results), [(r.error, r.violations) for r in results]
+
+
+def test_cards_looked_at_return_to_the_deck_top_in_order() -> None:
+    from table import make_table
+
+    from sgs_dsl.compiler.defs import Ctx
+
+    game = make_table(load_library(), seats=[dict(role="lord"), dict()], deck_top=["桃 ♥3", "閃 ♦2"])
+    game.run_block(lambda ctx: game.look(game.players[0], 2), Ctx(game, {}), "測試")
+    assert [c.label() for c in game.deck[-2:]] == ["【閃】♦2", "【桃】♥3"]  # the top is the end
+    assert not game.processing
+
+
+def test_running_out_of_cards_loses_none(tmp_path: Path) -> None:
+    # drawing more than the deck and the discard pile hold ended the game as a draw with the
+    # cards already taken off the deck lost ("106 cards on the table, expected 108")
+    library = _one_skill_ruleset(tmp_path, "drawall", "  on phase_start when phase.player == you { draw(you, 60); }")
+    results = [play_game(library, "drawall", 2, seed, max_turns=20) for seed in range(3)]
+    assert any(r.winner == "draw" and "牌堆與棄牌堆皆無牌" in r.reason for r in results), [r.reason for r in results]
+    assert all(not r.violations and r.error is None for r in results)
+
+
+def test_a_card_used_in_answer_has_no_target_of_its_own(tmp_path: Path) -> None:
+    # a `use respond` card resolves on no target: its text reading `target` crashed
+    # (AttributeError on None); the checker now says `target` may be none there
+    path = tmp_path / "answer.sgs"
+    path.write_text('card 測答 ce_da basic "測試" {\n  use respond;\n  effect { damage(target, 1); }\n}\n',
+                    encoding="utf-8")
+    found = check_paths([path])
+    assert found and found[0].span.line == 3 and "may be none" in found[0].message, [d.render() for d in found]
+
+
+def test_a_library_without_a_ruleset_is_reported_not_a_crash(tmp_path: Path) -> None:
+    from sgs_dsl.rulings.parser import load_rulings
+
+    cards = tmp_path / "cards.sgs"
+    cards.write_text('card 測牌 ce_pai basic "測試" {\n  use play: self;\n}\n', encoding="utf-8")
+    ruling = tmp_path / "x.ruling"
+    ruling.write_text('ruling "x" {\n  source "t";\n  seat 1 lord;\n  seat 2 rebel;\n  phase 1 play;\n'
+                      "  script { 1 ends; }\n  expect { seat 2 hp 4; }\n}\n", encoding="utf-8")
+    library = load_library([cards])
+    library.rulesets.clear()
+    try:
+        load_rulings(ruling, library)
+    except Exception as problem:  # a located SgsError, never a KeyError or StopIteration
+        assert "defines no ruleset" in str(problem) and "x.ruling:1:" in str(problem), problem
+    else:
+        raise AssertionError("a ruling with no ruleset to play by loaded")
+
+
+def test_the_played_window_has_no_use(tmp_path: Path) -> None:
+    # `on played { damage(use.user, 0); }` checked (the window claimed a use) and crashed on
+    # the None it was given; a card played out is no use: `card`, `user`, `responded`
+    body = "  on played { damage(use.user, 1); }"
+    found = check(tmp_path, body)
+    assert found and "use" in found[0].message and found[0].span.line == 2, [d.render() for d in found]
+    assert check(tmp_path, "  on played when user == you and responded != none { draw(you, 1); }") == []
+
+
+def test_targets_for_a_card_never_used_on_targets_are_none(tmp_path: Path) -> None:
+    # choose_targets(you, 閃) crashed (a 閃 has no `use play` to choose targets by)
+    library = _one_skill_ruleset(tmp_path, "notargets",
+                                 "  on game_start { if count(choose_targets(you, 閃)) > 0 { draw(you, 1); } }")
+    results = [play_game(library, "notargets", 4, seed, max_turns=2) for seed in range(3)]
+    assert all(r.error is None and not r.violations for r in results), [r.error for r in results]

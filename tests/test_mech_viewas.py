@@ -114,4 +114,5 @@ def test_one_skill_offers_each_conversion_that_fits_with_its_own_label(library):
     assert offers(both) == ["【試雙】視為【殺】（1張）", "【試雙】視為【殺】（2張同花色）"]
     one = table(library, "viewas_shuang", hand=["桃 ♥3", "殺 ♠8", "過河拆橋 ♣3"])
     assert offers(one) == ["【試雙】視為【殺】（1張）"]
-    assert offers(one, "respond") == ["【試雙】視為【殺】（1張）", "【試雙】視為【閃】"]
+    assert offers(one, "play_response") == ["【試雙】視為【殺】（1張）", "【試雙】視為【閃】"]  # 打出
+    assert offers(one, "respond") == ["【試雙】視為【閃】"]  # used in answer: a 殺 never is

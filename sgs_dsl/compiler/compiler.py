@@ -140,6 +140,7 @@ class Compiler:
         self.use_vars |= {m.path[1].text for m in _walk_sets(node.members) if len(m.path) == 2 and m.path[0].text == "use"}
         uses, choose, blocks = [], [], {}
         skill_members = []
+        answering = any(isinstance(m, ast.UseClause) and m.context.text in ("respond", "counter") for m in node.members)
         for m in node.members:
             if isinstance(m, ast.Prop):
                 self.card_prop(m, kind)
@@ -160,6 +161,8 @@ class Compiler:
                 variables = dict(schema.CARD_BLOCK_VARS)
                 if m.name.text in ("prepare", "finish"):
                     del variables["target"]
+                elif answering:  # used in answer to a card, it resolves on no target of its own
+                    variables["target"] = "player?"
                 self.defined = _definitions(m.body)
                 misreads.unused_lets(self, m.body)  # a misspelt name defines a new one
                 blocks[m.name.text] = self.block(m.body, Scope(variables))

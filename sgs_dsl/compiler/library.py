@@ -60,6 +60,8 @@ class Library:
         for r in self.rulesets.values():
             if r.default:
                 return r.name
+        if not self.rulesets:  # a library of cards and heroes only: nothing says how to play them
+            raise KeyError("the library defines no ruleset; a game needs one (`ruleset NAME { ... }`)")
         return next(iter(self.rulesets))
 
     def ruleset(self, name: str) -> Ruleset:

@@ -71,10 +71,7 @@ def pick(ctx: Ctx, chooser, source, zone=None):
 
 
 def reveal(ctx: Ctx, n) -> list:
-    cards = ctx.game.reveal(n)
-    if ctx.game.use_stack:
-        ctx.game.use_stack[-1].vars.setdefault("_revealed", []).extend(cards)
-    return cards
+    return ctx.game.reveal(n)
 
 
 def judge(ctx: Ctx, player):

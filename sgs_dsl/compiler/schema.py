@@ -150,6 +150,7 @@ PAYLOAD_VARS: dict[str, dict[str, str]] = {
     "fight": {"fight": "fight"},
     "game": {},  # the game starting: nothing but `you`
     "question": {"question": "question"},
+    "play": {"card": "card", "user": "player", "responded": "use?"},  # a card played out (打出)
 }
 
 BLOCKS = {
@@ -258,7 +259,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("pick", (P("chooser", "player"), P("from", "any"), P("zone", "zone")), {}, "card?",
             "pick(p, q, zone): p picks one of q's cards (others' hand cards face down); "
             "pick(p, cards): p picks one of a list of revealed cards", min_args=2),
-    Builtin("reveal", (P("n", "int"),), {}, "cards", "reveal n cards from the deck top into the processing area"),
+    Builtin("reveal", (P("n", "int"),), {}, "cards", "reveal n cards from the deck top into the processing area; those the text leaves there go to the discard pile when its block (or the use it runs in) ends"),
     Builtin("judge", (P("player", "player"),), {}, "judge", "the player performs a judgement: retrials act (judge_before) and the fixed result is returned; the judge_after window and the discard follow when the calling block ends, so the text acts on the result first"),
     Builtin("replace_judge", (P("judge", "judge"), P("card", "card?")), {}, "none",
             "retrial (改判): the card becomes the judge card, the old judge card goes to the discard pile"),
@@ -321,7 +322,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the giver hands cards (one or a list) to the receiver"),
     Builtin("show", (P("card", "card?"),), {}, "none", "show a card to everyone"),
     Builtin("look", (P("player", "player"), P("n", "int")), {}, "cards",
-            "the player takes the top n cards of the deck aside to look at (into the processing area)"),
+            "the player takes the top n cards of the deck aside to look at (into the processing area); those the text leaves there go back on the deck top, in their order, when its block ends"),
     Builtin("arrange", (P("player", "player"), P("n", "int")), {}, "none",
             "the player looks at the top n cards and puts each on the top or the bottom, in any order"),
     Builtin("in_processing", (P("card", "card?"),), {}, "bool",

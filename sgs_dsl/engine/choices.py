@@ -61,12 +61,11 @@ class ChoicesMixin:
         self.to_hand(receiver, cards, "give")
 
     def look(self, player: Player, n: int) -> list[Card]:
-        cards = []
-        for _ in range(max(0, n)):
-            card = self.draw_top()
+        cards = self.deck_cards(n)
+        for card in cards:
             self.place(card, "processing", source=FROM_DECK)
-            cards.append(card)
         self.log(f"{player.label()}觀看牌堆頂的{len(cards)}張牌")
+        self.set_out(cards, looked=True)
         return cards
 
     def arrange(self, player: Player, n: int) -> None:
@@ -115,8 +114,10 @@ class ChoicesMixin:
 
     def choose_named_targets(self, p: Player, kind_name: str) -> list[Player]:
         kind = self.library.cards[kind_name]
-        card = UsedCard.virtual(kind)
-        return self.choose_targets(p, kind, card, use_mode(kind, "play")) or []
+        mode = use_mode(kind, "play")
+        if mode is None:  # a card never used on targets of its own choosing (閃-like)
+            return []
+        return self.choose_targets(p, kind, UsedCard.virtual(kind), mode) or []
 
     def use_virtual(self, p: Player, kind_name: str, targets: list[Player], counter: bool, limit: bool) -> bool:
         """p is treated as using a card of this kind, made of no real card."""

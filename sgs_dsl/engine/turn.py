@@ -169,8 +169,7 @@ class TurnMixin:
         finally:
             self.judged_player = previous
             self.use_stack.pop()
-            if card in self.processing:
-                self.to_discard([card])
+            self.discard_leftovers(use)
 
     def _phase_draw(self, player: Player, info: Phase) -> None:
         info.count = 2

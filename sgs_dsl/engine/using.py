@@ -283,11 +283,16 @@ class UsingMixin:
             self._resolve_use(use)
         finally:
             self.use_stack.pop()
-            leftovers = [c for c in card.subcards if c in self.processing] + [
-                c for c in use.vars.get("_revealed", ()) if c in self.processing]
-            if leftovers:
-                self.to_discard(leftovers)
+            self.discard_leftovers(use)
         return use
+
+    def discard_leftovers(self, use: Use) -> None:
+        """When a use ends, its cards and the cards text revealed during it that are still in
+        the processing area go to the discard pile."""
+        leftovers = [c for c in use.card.subcards if c in self.processing] + [
+            c for c in use.vars.get("_revealed", ()) if c in self.processing]
+        if leftovers:
+            self.to_discard(leftovers)
 
     def _resolve_use(self, use: Use) -> None:
         kind = use.card.kind
@@ -464,7 +469,7 @@ class UsingMixin:
             player.turn_cards.append(card.kind.rule_name)
             self.log(f"{player.label()}打出{card.label()}")
             self.to_processing([c for c in card.subcards if c not in self.processing], "play")
-            self.open_window("played", {"use": None, "card": card, "user": player, "target": None})
+            self.open_window("played", {"card": card, "user": player, "responded": responded})
             leftovers = [c for c in card.subcards if c in self.processing]
             self.to_discard(leftovers)
             return True
@@ -501,7 +506,8 @@ class UsingMixin:
         provider.turn_cards.append(card.kind.rule_name)
         self.log(f"{provider.label()}打出{card.label()}")
         self.to_processing(card.subcards, "play")
-        self.open_window("played", {"use": None, "card": card, "user": provider, "target": None})
+        self.open_window("played", {"card": card, "user": provider,
+                                    "responded": self.use_stack[-1] if self.use_stack else None})
         return card if all(c in self.processing for c in card.subcards) else None
 
 

@@ -114,10 +114,22 @@ class ZonesMixin:
             self.log(f"棄牌堆洗混成為新的牌堆（{len(self.deck)}張）")
         return self.deck.pop()
 
+    def deck_cards(self, n: int) -> list[Card]:
+        """n cards off the deck top, the first the top one. When the deck and the discard pile
+        run out the game is a draw: the cards taken so far go back first, so none is lost."""
+        cards: list[Card] = []
+        try:
+            for _ in range(max(0, n)):
+                cards.append(self.draw_top())
+        except GameOver:
+            self.deck.extend(reversed(cards))
+            raise
+        return cards
+
     def draw(self, player: Player, n: int) -> list[Card]:
         """The player draws n cards from the deck top as one move; then 摸牌後 (`drawn`), opened
         only when a living player's skill listens to it (`sgs windows` says so)."""
-        cards = [self.draw_top() for _ in range(max(0, n))]
+        cards = self.deck_cards(n)
         if not cards:
             return cards
         self.move_cards(cards, "hand", player, "draw", [FROM_DECK] * len(cards))
@@ -213,13 +225,29 @@ class ZonesMixin:
         self.to_hand(player, [card])
 
     def reveal(self, n: int) -> list[Card]:
-        cards = []
-        for _ in range(max(0, n)):
-            card = self.draw_top()
+        cards = self.deck_cards(n)
+        for card in cards:
             self.place(card, "processing", source=FROM_DECK)
-            cards.append(card)
         self.log("亮出" + "、".join(c.label() for c in cards))
+        self.set_out(cards)
         return cards
+
+    def set_out(self, cards: list[Card], looked: bool = False) -> None:
+        """Cards text took from the deck into the processing area to act on. Those it leaves
+        there, once the block of text ends, go back: cards revealed (亮出) to the discard pile
+        (when the use they belong to ends, if the text runs in one: its other blocks act on
+        them too), cards only looked at (觀看) onto the deck top, in their order."""
+        if self.use_stack and not looked:
+            self.use_stack[-1].vars.setdefault("_revealed", []).extend(cards)
+            return
+
+        def put_back() -> None:
+            left = [c for c in cards if c in self.processing]
+            if left and looked:
+                self.move_cards(left[::-1], "deck_top", None, "put")  # the first looked at on top
+            elif left:
+                self.to_discard(left)
+        self.after_block(put_back)
 
 
 def where(zone: str, owner: Player | None) -> str:

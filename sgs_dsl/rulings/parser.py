@@ -123,6 +123,14 @@ class _Reader:
             return None
         return known[value]
 
+    def default_ruleset(self, span: Span) -> str:
+        """The library's default ruleset, or "" (reported) when it defines none."""
+        if not self.library.rulesets:
+            self.error(span, "the library defines no ruleset to play this ruling by",
+                       "load a file that defines one (`ruleset NAME { mode identity; decks ...; }`)")
+            return ""
+        return self.library.default_ruleset
+
     # ------------------------------------------------------------ one ruling
     def ruling(self, node: Tree) -> Ruling:
         title = str(node.children[0])[1:-1]
@@ -154,7 +162,7 @@ class _Reader:
         span = self.span(node)
         if not fields["source"]:
             self.error(span, f"ruling '{title}' cites no source", 'add `source "seed 000 §6";` (seed file and section, or rule-set paragraph)')
-        ruleset = fields["ruleset"] or self.library.default_ruleset
+        ruleset = fields["ruleset"] or self.default_ruleset(span)
         self.check_table(title, span, seats, runs, fields["setup"])
         self.check_cards(seats, fields["deck"], fields["discard"], ruleset)
         if fields["setup"]:
