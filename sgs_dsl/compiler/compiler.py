@@ -603,14 +603,15 @@ class Compiler:
         op = s.op
         var = head.text
         where = s.span
+        read = schema.FIELDS[base][field][1]  # `+=` reads the field as any expression would
 
         def set_field(ctx: Ctx) -> None:
             obj = ctx.vars[var]
             new = value(ctx)
             if op == "+=":
-                new = _bounded(getattr(obj, field) + new, where)
+                new = _bounded(read(obj) + new, where)
             elif op == "-=":
-                new = _bounded(getattr(obj, field) - new, where)
+                new = _bounded(read(obj) - new, where)
             setattr(obj, field, new)
         return set_field
 
