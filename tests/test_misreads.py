@@ -98,3 +98,13 @@ def test_a_let_never_read_is_a_located_warning_that_does_not_stop_the_load(tmp_p
 
 def test_the_shipped_library_has_no_warnings():
     assert check_paths([], warnings=True) == [] and load_library().warnings == ()
+
+
+def test_an_unused_let_in_an_attached_action_or_a_procedure_is_a_warning(tmp_path) -> None:
+    from sgs_dsl.compiler.library import check_paths
+
+    path = tmp_path / "unused.sgs"
+    path.write_text('skill 例 li "測試" {\n  attach others {\n    let n = 1;\n    draw(player, 1);\n  }\n}\n'
+                    "procedure 摸牌(p: player) {\n  let m = 2;\n  draw(p, 1);\n}\n", encoding="utf-8")
+    found = check_paths([path], warnings=True)
+    assert [(d.severity, d.span.line) for d in found] == [("warning", 3), ("warning", 8)], [d.render() for d in found]

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..syntax import ast
 from ..syntax.diagnostics import did_you_mean
+from . import misreads, soundness
 from .defs import AttachDef
 
 ATTACH_SUBJECTS = ("others",)  # who is given the action
@@ -31,6 +32,7 @@ def attach_def(c: Any, m: ast.Attach, skill: str) -> AttachDef:
     scope = Scope({"you": "player", "player": "player"})
     cond = c.expr_bool(m.cond, scope) if m.cond is not None else None
     c.defined = _definitions(m.body)
-    body = c.block(m.body, scope)
+    misreads.unused_lets(c, m.body)  # a misspelt name defines a new one
+    body = c.block(m.body, soundness.narrowed(scope, soundness.not_none_paths(m.cond)))
     c.defined = {}
     return AttachDef(skill, once, cond, body)

@@ -17,7 +17,7 @@ import attrs
 from ..engine.model import MAX_DEPTH, RulesError
 from ..syntax import ast
 from ..syntax.diagnostics import Span, did_you_mean
-from . import schema, soundness
+from . import misreads, schema, soundness
 from .defs import Ctx
 
 if TYPE_CHECKING:
@@ -90,6 +90,7 @@ def compile_all(comp: Compiler, defs: list[Definition]) -> None:
         scope = Scope(dict(proc.params))
         if isinstance(d, ast.ProcedureDef):
             comp.defined = _definitions(d.body)
+            misreads.unused_lets(comp, d.body)  # a misspelt name defines a new one
             proc.run = comp.block(d.body, scope)
             comp.defined = {}
             continue
