@@ -156,7 +156,7 @@ def _member_lines(span: Any, kind: str) -> list[tuple[str, str]]:
 
 
 def skill_info(skill: Any, library: Any) -> dict[str, Any]:
-    from .engine.windows import WINDOW_BY_ID
+    from .core.windows import WINDOW_BY_ID
 
     windows = []
     for window, triggers in skill.triggers.items():

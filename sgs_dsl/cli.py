@@ -659,7 +659,7 @@ def cards(ruleset: str | None, as_json: bool, extra: tuple[Path, ...]) -> None:
     if as_json:
         _out(_json(deck))
         return
-    from sgs_dsl.engine.model import RANK_FACE, SUIT_ZH
+    from sgs_dsl.core.model import RANK_FACE, SUIT_ZH
 
     rows = [
         [str(i), c["name"], c["id"], SUIT_ZH.get(c["suit"], c["suit"]) + RANK_FACE.get(c["rank"], str(c["rank"])), c["type"]]
@@ -857,7 +857,7 @@ def windows_text(windows: Sequence[Any]) -> str:
 @click.option("--markdown", is_flag=True, help="Print the markdown committed as docs/windows.md.")
 def windows(markdown: bool) -> None:
     """Print the table of timing windows."""
-    from sgs_dsl.engine import windows as table
+    from sgs_dsl.core import windows as table
 
     if markdown:
         # The engine owns the table and its markdown rendering (docs/windows.md).

@@ -9,10 +9,10 @@ from typing import Any
 import attrs
 
 from .agents.random_agent import RandomAgent
+from .core.model import Card, GameOver, Player, RulesError
 from .engine.decisions import Option
 from .engine.invariants import InvariantBroken, Invariants
 from .engine.kernel import Game
-from .engine.model import Card, GameOver, Player, RulesError
 from .modes.identity import IdentityMode, deal_roles, lord_bonus
 
 BLANK_HP = 4
@@ -175,6 +175,8 @@ def play_game(library: Any, ruleset: str, players: int, seed: int, *, log: bool 
         game = setup(library, ruleset, players, seed, agents, log)
     except RulesError as problem:  # text that fires on the opening hands (`on drawn`) ends the game
         return GameResult("draw", 0, [], 0, (), f"rules error: {problem}")
+    except GameOver as over:  # ... or draws the deck dry before the first turn
+        return GameResult(over.winner, 0, [], 0, (), reason=over.reason)
     # a ruleset's own `max_turns` caps its games (a shorter cap of the caller still wins)
     max_turns = min(max_turns, library.ruleset(ruleset).options.get("max_turns", max_turns))
     if game_timeout is not None:  # seconds of wall-clock time, checked at each action

@@ -17,10 +17,10 @@ from typing import Any
 
 from sgs_dsl.agents.scripted import ScriptedAgent
 from sgs_dsl.compiler.library import load_library
+from sgs_dsl.core.model import RANK_FACE, SUIT_ZH, Card, Player
 from sgs_dsl.engine.decisions import Request
 from sgs_dsl.engine.invariants import check_invariants
 from sgs_dsl.engine.kernel import Game
-from sgs_dsl.engine.model import RANK_FACE, SUIT_ZH, Card, Player
 from sgs_dsl.game import build_deck
 from sgs_dsl.modes.identity import IdentityMode
 

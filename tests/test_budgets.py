@@ -14,8 +14,9 @@ from table import make_table
 from sgs_dsl.compiler import schema
 from sgs_dsl.compiler.library import check_paths, load_library
 from sgs_dsl.compiler.runtime import COUNTS
-from sgs_dsl.engine import kernel, model
-from sgs_dsl.engine.model import MAX_COUNT, MAX_DEPTH, MAX_INT, MAX_STEPS, Budget, RulesError
+from sgs_dsl.core import model
+from sgs_dsl.core.model import MAX_COUNT, MAX_DEPTH, MAX_INT, MAX_STEPS, Budget, RulesError
+from sgs_dsl.engine import kernel
 from sgs_dsl.game import play_game
 from sgs_dsl.sim.batch import run_batch
 from sgs_dsl.sim.stats import format_summary, summarize

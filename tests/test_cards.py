@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from table import asked, equips, find, finish, make_table, specs
 
-from sgs_dsl.engine.model import GameOver
+from sgs_dsl.core.model import GameOver
 
 M, F = "male", "female"
 

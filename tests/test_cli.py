@@ -230,7 +230,7 @@ def test_run_other_seed_differs():
 
 
 def test_windows_table():
-    from sgs_dsl.engine.windows import WINDOWS
+    from sgs_dsl.core.windows import WINDOWS
 
     result = invoke("windows")
     assert result.exit_code == 0, result.output

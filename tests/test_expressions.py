@@ -13,7 +13,7 @@ from checking import assert_located, check
 from table import make_table
 
 from sgs_dsl.compiler.library import check_paths, load_library
-from sgs_dsl.engine.model import RulesError
+from sgs_dsl.core.model import RulesError
 
 HEROES = Path(__file__).parent / "data" / "h1_expressions.sgs"
 

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from sgs_dsl.compiler import schema
 from sgs_dsl.compiler.library import build, load_library
-from sgs_dsl.engine.windows import WINDOWS
+from sgs_dsl.core.windows import WINDOWS
 from sgs_dsl.game import play_game
 from sgs_dsl.resources import library_files
 from sgs_dsl.rulings.parser import load_rulings

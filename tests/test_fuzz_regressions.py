@@ -96,7 +96,7 @@ def test_cards_revealed_or_looked_at_and_left_go_back(tmp_path: Path) -> None:
 def test_cards_looked_at_return_to_the_deck_top_in_order() -> None:
     from table import make_table
 
-    from sgs_dsl.compiler.defs import Ctx
+    from sgs_dsl.core.defs import Ctx
 
     game = make_table(load_library(), seats=[dict(role="lord"), dict()], deck_top=["桃 ♥3", "閃 ♦2"])
     game.run_block(lambda ctx: game.look(game.players[0], 2), Ctx(game, {}), "測試")
@@ -156,3 +156,26 @@ def test_targets_for_a_card_never_used_on_targets_are_none(tmp_path: Path) -> No
                                  "  on game_start { if count(choose_targets(you, 閃)) > 0 { draw(you, 1); } }")
     results = [play_game(library, "notargets", 4, seed, max_turns=2) for seed in range(3)]
     assert all(r.error is None and not r.violations for r in results), [r.error for r in results]
+
+
+def test_a_value_kept_on_a_use_iterated_as_cards_is_checked(tmp_path: Path) -> None:
+    # `set use.pool = count(use.targets);` then `[c in use.pool where ...]`: a TypeError
+    # (len of an int) deep in the game; now a located rules error at the list
+    path = tmp_path / "pool.sgs"
+    path.write_text('card 測穀 ce_gu trick "測試" {\n  use play: all;\n  prepare { set use.pool = count(use.targets); }\n'
+                    "  effect { gain(target, pick(target, [c in use.pool where in_processing(c)])); }\n}\n"
+                    'deck cegu "測試" {\n  測穀 ♥3 ♥4 ♥5 ♥6 ♥7 ♥8 ♥9 ♥10;\n  殺 ♠7 ♠8 ♠9 ♠10 ♣2 ♣3 ♣4 ♣5 ♣6 ♣7 ♣8 ♣9;\n}\n'
+                    'ruleset cegu "測試" {\n  mode identity;\n  decks cegu, standard;\n}\n', encoding="utf-8")
+    library = load_library([path])
+    errors = {play_game(library, "cegu", 4, seed, max_turns=12).error for seed in range(6)}
+    assert any(e and e.startswith(f"rules error: {path}:4:") and "expected a list of cards" in e for e in errors), errors
+    assert all(e is None or e.startswith("rules error: ") for e in errors), errors
+
+
+def test_drawing_the_deck_dry_before_the_first_turn_is_a_draw(tmp_path: Path) -> None:
+    # the opening hands set off `on drawn` draws until deck and discard pile are empty: the
+    # game over escaped play_game as an exception
+    library = _one_skill_ruleset(tmp_path, "drydeal",
+                                 "  on drawn when move.player == you and you.hand < 200 { draw(you, 50); }")
+    result = play_game(library, "drydeal", 4, 0, max_turns=4)
+    assert result.winner == "draw" and "牌堆與棄牌堆皆無牌" in result.reason and result.error is None, result

@@ -11,9 +11,9 @@ import pytest
 
 from sgs_dsl import game as game_module
 from sgs_dsl.compiler.library import load_library
+from sgs_dsl.core.model import GameOver
 from sgs_dsl.engine.invariants import InvariantBroken, Invariants
 from sgs_dsl.engine.kernel import Game
-from sgs_dsl.engine.model import GameOver
 from sgs_dsl.game import play_game, setup
 from sgs_dsl.rulings.parser import parse_rulings
 from sgs_dsl.rulings.runner import run_ruling

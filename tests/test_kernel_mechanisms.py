@@ -6,7 +6,7 @@ import pytest
 from table import finish, make_table, specs
 
 from sgs_dsl.compiler.library import load_library
-from sgs_dsl.engine.model import RulesError
+from sgs_dsl.core.model import RulesError
 
 RETRIAL = """
 skill 改判 gaipan "一名角色的判定牌生效前，你可以用一張手牌代替之。" {

@@ -12,8 +12,8 @@ import pytest
 from table import finish, make_table
 
 from sgs_dsl.compiler.library import check_paths, load_library
-from sgs_dsl.engine.model import PHASE_ZH
-from sgs_dsl.engine.windows import WINDOWS
+from sgs_dsl.core.model import PHASE_ZH
+from sgs_dsl.core.windows import WINDOWS
 from sgs_dsl.game import setup
 from sgs_dsl.rulings.parser import load_rulings, parse_rulings
 from sgs_dsl.rulings.runner import run_ruling

@@ -12,8 +12,8 @@ from checking import check_text as check
 from checking import skill
 
 from sgs_dsl.compiler.library import check_paths, load_library
+from sgs_dsl.core.model import RulesError
 from sgs_dsl.engine.invariants import check_invariants
-from sgs_dsl.engine.model import RulesError
 from sgs_dsl.game import run, setup
 from sgs_dsl.rulings.parser import parse_rulings
 from sgs_dsl.rulings.runner import build_table

@@ -13,7 +13,7 @@ from checking import skill
 
 from sgs_dsl.compiler.library import check_paths, load_library
 from sgs_dsl.compiler.runtime import uses_last_hand
-from sgs_dsl.engine.model import Move, Use, UsedCard
+from sgs_dsl.core.model import Move, Use, UsedCard
 from sgs_dsl.rulings.parser import parse_rulings
 from sgs_dsl.rulings.runner import build_table
 

@@ -12,7 +12,7 @@ from checking import assert_located, check
 from table import make_table
 
 from sgs_dsl.compiler.library import check_paths, load_library
-from sgs_dsl.engine.model import Use, UsedCard
+from sgs_dsl.core.model import Use, UsedCard
 
 HEROES = Path(__file__).parent / "data" / "mech_kinds.sgs"
 

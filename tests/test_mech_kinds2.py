@@ -12,10 +12,10 @@ import pytest
 from checking import assert_located, check
 from table import find, make_table
 
-from sgs_dsl.compiler.defs import Ctx
 from sgs_dsl.compiler.library import check_paths, load_library
+from sgs_dsl.core.defs import Ctx
+from sgs_dsl.core.model import Judge, UsedCard
 from sgs_dsl.engine.invariants import check_invariants
-from sgs_dsl.engine.model import Judge, UsedCard
 
 HEROES = Path(__file__).parent / "data" / "mech_kinds2.sgs"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sgs_dsl.compiler.library import check_paths, load_library
-from sgs_dsl.engine.model import RulesError
+from sgs_dsl.core.model import RulesError
 from sgs_dsl.game import run, setup
 
 MECH = Path(__file__).parent / "data" / "mech_start.sgs"

@@ -10,7 +10,7 @@ import pytest
 from table import finish, make_table
 
 from sgs_dsl.compiler.library import check_paths, load_library
-from sgs_dsl.engine.model import TurnEnded
+from sgs_dsl.core.model import TurnEnded
 from sgs_dsl.game import run, setup
 
 MECH = Path(__file__).parent / "data" / "mech_state.sgs"

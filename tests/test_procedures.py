@@ -12,7 +12,7 @@ from checking import check_text
 from table import make_table
 
 from sgs_dsl.compiler.library import load_library
-from sgs_dsl.engine.model import MAX_DEPTH, RulesError
+from sgs_dsl.core.model import MAX_DEPTH, RulesError
 from sgs_dsl.syntax.parser import parse
 
 HEROES = Path(__file__).parent / "data" / "h1_expressions.sgs"

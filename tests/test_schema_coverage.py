@@ -19,8 +19,8 @@ import pytest
 
 from sgs_dsl.compiler import runtime, schema
 from sgs_dsl.compiler.library import build
+from sgs_dsl.core.windows import WINDOWS
 from sgs_dsl.engine.kernel import Game
-from sgs_dsl.engine.windows import WINDOWS
 from sgs_dsl.resources import library_files
 from sgs_dsl.rulings.parser import load_rulings
 from sgs_dsl.rulings.runner import run_ruling

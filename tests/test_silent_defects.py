@@ -59,7 +59,7 @@ def test_on_drawn_fires_once_per_draw_with_every_card_drawn(tmp_path):
 
 
 def test_none_where_a_player_is_needed_is_a_located_rules_error(tmp_path):
-    from sgs_dsl.engine.model import RulesError
+    from sgs_dsl.core.model import RulesError
 
     # unguarded, `draw(damage.source, 1)` is a load error (test_soundness); a value proven by the
     # trigger's condition that the body then changes is still caught when it is used

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.defs import AttachDef
 from ..syntax import ast
 from ..syntax.diagnostics import did_you_mean
 from . import misreads, soundness
-from .defs import AttachDef
 
 ATTACH_SUBJECTS = ("others",)  # who is given the action
 ATTACH_FLAGS = ("once",)
 
 
 def attach_def(c: Any, m: ast.Attach, skill: str) -> AttachDef:
-    from .compiler import Scope, _definitions  # the compiler imports this module
+    from .scope import Scope, definitions
 
     if m.subject.text not in ATTACH_SUBJECTS:
         c.error(m.subject.span, f"unknown attach subject '{m.subject.text}'",
@@ -31,7 +31,7 @@ def attach_def(c: Any, m: ast.Attach, skill: str) -> AttachDef:
                     did_you_mean(tag.text, ATTACH_FLAGS) or "the flag is `once` (once per the actor's play phase)")
     scope = Scope({"you": "player", "player": "player"})
     cond = c.expr_bool(m.cond, scope) if m.cond is not None else None
-    c.defined = _definitions(m.body)
+    c.defined = definitions(m.body)
     misreads.unused_lets(c, m.body)  # a misspelt name defines a new one
     body = c.block(m.body, soundness.narrowed(scope, soundness.not_none_paths(m.cond)))
     c.defined = {}

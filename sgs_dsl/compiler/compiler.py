@@ -10,8 +10,21 @@ from typing import Any
 
 import attrs
 
-from ..engine.model import MAX_DEPTH, MAX_INT, RulesError
-from ..engine.windows import WINDOW_BY_ID, WINDOWS
+from ..core.defs import (
+    ActiveDef,
+    CardKind,
+    Ctx,
+    ForbidDef,
+    ModifierDef,
+    Skill,
+    TargetRule,
+    TriggerDef,
+    UseMode,
+    ViewAsDef,
+    mark_helpers,
+)
+from ..core.model import MAX_DEPTH, MAX_INT, RulesError
+from ..core.windows import WINDOW_BY_ID, WINDOWS
 from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from ..syntax.names import normalize
@@ -28,20 +41,9 @@ from . import (
     state_check,
     viewas_check,
 )
-from .defs import (
-    ActiveDef,
-    CardKind,
-    Ctx,
-    ForbidDef,
-    ModifierDef,
-    Skill,
-    TargetRule,
-    TriggerDef,
-    UseMode,
-    ViewAsDef,
-    mark_helpers,
-)
 from .runtime import COUNTS, IMPLS
+from .scope import Scope, definitions
+from .values import bounded, checked_cards, checked_int, const
 
 BREAK = 1
 STOP = 2
@@ -60,30 +62,6 @@ WINDOW_NAMES: dict[str, str] = {}
 for _w in WINDOWS:
     WINDOW_NAMES[_w.id] = _w.id
     WINDOW_NAMES[normalize(_w.zh)] = _w.id
-
-
-class Scope:
-    """Variables visible in a block, with their types."""
-
-    def __init__(self, variables: dict[str, str], parent: Scope | None = None, loop: bool = False):
-        self.vars = dict(variables)
-        self.parent = parent
-        self.loop = loop or (parent.loop if parent else False)
-        self.lets: set[str] = set()  # the names a `let` defined here: `set NAME = ...` may change them
-
-    def is_let(self, name: str) -> bool:
-        return name in self.lets or (self.parent is not None and self.parent.is_let(name))
-
-    def lookup(self, name: str) -> str | None:
-        if name in self.vars:
-            return self.vars[name]
-        return self.parent.lookup(name) if self.parent else None
-
-    def names(self) -> list[str]:  # what narrowing records (`damage.source`: not none) is no variable
-        return [n for n in self.vars if soundness.is_variable(n)] + (self.parent.names() if self.parent else [])
-
-    def child(self, loop: bool = False) -> Scope:
-        return Scope({}, self, loop)
 
 
 class Compiler:
@@ -163,7 +141,7 @@ class Compiler:
                     del variables["target"]
                 elif answering:  # used in answer to a card, it resolves on no target of its own
                     variables["target"] = "player?"
-                self.defined = _definitions(m.body)
+                self.defined = definitions(m.body)
                 misreads.unused_lets(self, m.body)  # a misspelt name defines a new one
                 blocks[m.name.text] = self.block(m.body, Scope(variables))
                 self.defined = {}
@@ -322,7 +300,7 @@ class Compiler:
                            did_you_mean(tag.text, ["once"]) or "the flag is `once` (once per play phase)")
         scope = Scope({"you": "player"})
         cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
-        self.defined = _definitions(m.body)
+        self.defined = definitions(m.body)
         misreads.unused_lets(self, m.body)  # a misspelt name defines a new one
         body = self.block(m.body, soundness.narrowed(scope, soundness.not_none_paths(m.cond)))
         self.defined = {}
@@ -371,7 +349,7 @@ class Compiler:
         variables = {"you": "player", **schema.PAYLOAD_VARS[WINDOW_BY_ID[window].payload]}
         scope = Scope({**variables, **soundness.WINDOW_VARS.get(window, {})})
         cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
-        self.defined = _definitions(m.body)
+        self.defined = definitions(m.body)
         misreads.unused_lets(self, m.body)  # a misspelt name defines a new one
         body = self.block(m.body, soundness.narrowed(scope, soundness.not_none_paths(m.cond)))
         self.defined = {}
@@ -397,7 +375,7 @@ class Compiler:
                            "`modify trick_distance = unlimited` and `modify hand_limit(...) = unlimited`",
                            "`modify hand_limit(PATTERN) = unlimited;` keeps those cards out of the count"
                            if name == "hand_limit" else "")
-            value = _const(None)
+            value = const(None)
         elif name == "hand_limit" and m.pattern is not None:  # the cards, not the number
             self.error(m.value.span, "a card pattern on `hand_limit` takes the matching cards out of the count",
                        "`modify hand_limit(PATTERN) = unlimited;`")
@@ -501,6 +479,8 @@ class Compiler:
             items, t = self.expr(s.items, scope)
             if t not in ("players", "cards", "any"):
                 self.error(s.items.span, f"`for` needs players or cards, not {t}")
+            if t == "any":  # a value kept on a use: its items are read as cards
+                items = checked_cards(items, s.items.span)
             expressions.new_name(self, s.var, scope)
             inner = scope.child(loop=True)
             inner.vars[s.var.text] = "player" if t == "players" else "card"
@@ -609,9 +589,9 @@ class Compiler:
             obj = ctx.vars[var]
             new = value(ctx)
             if op == "+=":
-                new = _bounded(read(obj) + new, where)
+                new = bounded(read(obj) + new, where)
             elif op == "-=":
-                new = _bounded(read(obj) - new, where)
+                new = bounded(read(obj) - new, where)
             setattr(obj, field, new)
         return set_field
 
@@ -625,7 +605,7 @@ class Compiler:
         fn, t = self.expr(e, scope)
         if t not in ("int", "any"):
             self.error(e.span, f"expected a number, found {t}")
-        return _checked_int(fn, e.span) if t == "any" else fn
+        return checked_int(fn, e.span) if t == "any" else fn
 
     def unknown_var(self, name: str, span: Span, scope: Scope) -> None:
         places = self.defined.get(name, [])
@@ -655,19 +635,19 @@ class Compiler:
             if e.value > MAX_INT:
                 self.error(e.span, f"the number {e.value} is too large",
                            f"numbers in text are at most {MAX_INT} (see Budgets in docs/language.md)")
-            return _const(e.value), "int"
+            return const(e.value), "int"
         if isinstance(e, ast.Str):
-            return _const(e.value), "str"
+            return const(e.value), "str"
         if isinstance(e, ast.SuitLit):
-            return _const(e.suit), "str"
+            return const(e.suit), "str"
         if isinstance(e, ast.Var):
             if e.name in ("none", "true", "false"):
-                return _const({"none": None, "true": True, "false": False}[e.name]), (
+                return const({"none": None, "true": True, "false": False}[e.name]), (
                     "none" if e.name == "none" else "bool")
             t = scope.lookup(e.name)
             if t is None:
                 self.unknown_var(e.name, e.span, scope)
-                return _const(None), "any"
+                return const(None), "any"
             name = e.name
             return (lambda ctx: ctx.vars[name]), t
         if isinstance(e, ast.Field):
@@ -681,7 +661,7 @@ class Compiler:
             if e.op in ("/", "%"):
                 return expressions.divide(self, e, left, right)
             op = _ARITH[e.op]
-            return (lambda ctx: _bounded(op(left(ctx), right(ctx)), where)), "int"
+            return (lambda ctx: bounded(op(left(ctx), right(ctx)), where)), "int"
         if isinstance(e, ast.Compare):
             left, lt = self.expr(e.left, scope)
             right, rt = self.expr(e.right, scope)
@@ -738,6 +718,8 @@ class Compiler:
         items, t = self.expr(e.items, scope)
         if t not in ("players", "cards", "any"):
             self.error(e.items.span, f"`[x in LIST where ...]` needs players or cards, not {t}")
+        if t == "any":  # a value kept on a use: its items are read as cards
+            items = checked_cards(items, e.items.span)
         inner = scope.child()
         inner.vars[e.var.text] = "player" if t == "players" else "card"
         test = self.expr_bool(e.cond, inner)
@@ -776,7 +758,7 @@ class Compiler:
                 known += sorted(self.use_vars)
             hint = did_you_mean(e.name, known) or (f"fields of {base}: {', '.join(known)}" if known else "")
             self.error(e.span, f"{base} has no field '{e.name}'", hint)
-            return _const(None), "any"
+            return const(None), "any"
         ftype, getter = fields[e.name]
         ftype = soundness.strip_optional(ftype) if soundness.is_narrowed(scope, e) else ftype
         if e.name in schema.FILTERED_FIELDS.get(base, ()):  # read through filters
@@ -798,14 +780,14 @@ class Compiler:
         if builtin.needs and scope.lookup(builtin.needs) is None:
             self.error(c.name.span, f"'{name}' only works where '{builtin.needs}' is known "
                        f"(a trigger on the `{builtin.needs}` window)")
-            return _const(None), "any"
+            return const(None), "any"
         n = len(c.args)
         if n < builtin.required or n > len(builtin.params):
             want = (f"{builtin.required}" if builtin.required == len(builtin.params)
                     else f"{builtin.required} to {len(builtin.params)}")
             sig = ", ".join(p.name for p in builtin.params)
             self.error(c.span, f"'{name}' takes {want} arguments, got {n}", f"{name}({sig})")
-            return _const(None), builtin.returns
+            return const(None), builtin.returns
         args = [self.argument(a, p.type, scope) for a, p in zip(c.args, builtin.params, strict=False)]
         kwargs: dict[str, Callable[[Ctx], Any]] = {}
         for key, value in c.kwargs:
@@ -823,7 +805,7 @@ class Compiler:
                         procedures.no_owner(self, c, key)
                     kwargs[key] = (lambda ctx, s=source: ctx.vars.get(s))
                 else:
-                    kwargs[key] = _const(default)
+                    kwargs[key] = const(default)
         rule = CALL_RULES.get(name)
         if rule is not None:
             rule(self, c, kwargs, scope)
@@ -849,7 +831,7 @@ class Compiler:
         if any(k.text == "card" for k, _ in c.kwargs):
             return
         in_card = scope.lookup("user") is not None and scope.lookup("card") is not None
-        kwargs["card"] = (lambda ctx: ctx.vars.get("card")) if in_card else _const(None)
+        kwargs["card"] = (lambda ctx: ctx.vars.get("card")) if in_card else const(None)
 
     def confirm_labels(self, c: ast.Call) -> dict[str, Callable[[Ctx], Any]]:
         """The two answers of `confirm`, fixed now: written as text, or read off a question
@@ -862,7 +844,7 @@ class Compiler:
         if labels["yes"] == labels["no"]:
             self.error(c.span, f"both answers of 'confirm' are labelled '{labels['yes']}'",
                        "give the two answers different labels")
-        return {key: _const(label) for key, label in labels.items()}
+        return {key: const(label) for key, label in labels.items()}
 
     def confirm_label(self, c: ast.Call, key: str, value: Any, derived: str | None) -> str:
         if value is None:
@@ -891,7 +873,7 @@ class Compiler:
         if ptype in ("pattern", "virtual_card"):
             if not isinstance(a, ast.Var):
                 self.error(a.span, "expected a card name here")
-                return _const((lambda c: False, None))
+                return const((lambda c: False, None))
             pattern = ast.Pattern(((ast.PatAtom("name", a.name, a.span),),), a.span)
             kind = self.cards.get(normalize(a.name)) or self.cards.get(a.name.lower())
             if ptype == "virtual_card" and kind is not None and (kind.is_equip or kind.type == "delayed"):
@@ -900,8 +882,8 @@ class Compiler:
             if kind is None and a.name in schema.PATTERN_WORDS and not matcher:  # asks for a card by its name
                 self.error(a.span, f"'{a.name}' is a pattern word, not a card name: a card name is expected here",
                            "name one card of the library here: a pattern word (red, trick) names none")
-                return _const((lambda c: False, None))
-            return _const((self.pattern(pattern), self.pattern_kind(pattern)))
+                return const((lambda c: False, None))
+            return const((self.pattern(pattern), self.pattern_kind(pattern)))
         domains = {"nature": schema.NATURES, "phase": schema.PHASE_NAMES, "mark_scope": {s: s for s in schema.MARK_SCOPES},
                    "zone": {z: z for z in schema.ZONES}, "slot": {s: s for s in schema.SLOTS}}
         domains.update(moves_check.domains(self))  # zones with piles, places, reasons
@@ -911,19 +893,19 @@ class Compiler:
             if a.name not in table:
                 self.error(a.span, f"unknown {ptype} '{a.name}'",
                            did_you_mean(a.name, table) or f"{ptype}s: {', '.join(table)}")
-                return _const(None)
-            return _const(table[a.name])
+                return const(None)
+            return const(table[a.name])
         if word_only:
             self.error(a.span, f"expected a {ptype} name here", f"{ptype}s: {', '.join(domains[ptype])}")
-            return _const(None)
+            return const(None)
         if ptype in domains and isinstance(a, ast.Str):  # a quoted name is checked like a bare one
             table = domains[ptype]
             if a.value not in table:
                 what = ptype.replace("_", " ")
                 self.error(a.span, f"unknown {what} \"{a.value}\"",
                            did_you_mean(a.value, table) or f"{what}s: {', '.join(table)}")
-                return _const(None)
-            return _const(table[a.value])
+                return const(None)
+            return const(table[a.value])
         fn, t = self.expr(a, scope)
         if ptype in domains:  # a name computed at run time: checked when it is known
             return _in_domain(fn, domains[ptype], ptype.replace("_", " "), a.span)
@@ -934,7 +916,7 @@ class Compiler:
         if got == "none" and not ptype.endswith("?"):
             self.error(a.span, f"'none' is not allowed here; expected {want}")
         fn = soundness.check_arg(self, a, ptype, t, fn, scope)  # lists, cards, "X or none" where X is needed
-        return _checked_int(fn, a.span) if want == "int" and got == "any" else fn
+        return checked_int(fn, a.span) if want == "int" and got == "any" else fn
 
 
 # The calls whose compiling settles something beyond their arguments' types, in one place:
@@ -947,10 +929,6 @@ CALL_RULES: dict[str, Callable[[Compiler, ast.Call, dict, Scope], None]] = {
     "damage_history": Compiler._history_rule,
     "damage": Compiler._damage_card_rule,
 }
-
-
-def _const(value: Any) -> Callable[[Ctx], Any]:
-    return lambda ctx: value
 
 
 def _in_domain(fn: Callable[[Ctx], Any], table: dict[str, Any], what: str, where: Span) -> Callable[[Ctx], Any]:
@@ -1046,53 +1024,6 @@ def _matcher(alts: tuple[tuple[Callable[[Any], bool], ...], ...]) -> Callable[[A
         term = alts[0]
         return lambda c: c is not None and all(t(c) for t in term)
     return lambda c: c is not None and any(all(t(c) for t in term) for term in alts)
-
-
-def _checked_int(fn: Callable[[Ctx], Any], where: Span) -> Callable[[Ctx], int]:
-    """A value the checker cannot type (`use.NAME`) where a number is needed: checked when it
-    is computed (a list times 10^9 would fill the memory)."""
-    def checked(ctx: Ctx) -> int:
-        value = fn(ctx)
-        if type(value) is not int:
-            raise RulesError(f"expected a number, found {_kind_of(value)}", where)
-        return value
-    return checked
-
-
-def _bounded(n: int, where: Span) -> int:
-    """A computed number within ±MAX_INT (squaring in a loop would otherwise fill memory)."""
-    if -MAX_INT <= n <= MAX_INT:
-        return n
-    raise RulesError(f"a number ran past the limit of ±{MAX_INT}: {n}", where)
-
-
-def _kind_of(value: Any) -> str:
-    if value is None or isinstance(value, bool):
-        return {None: "none", True: "true", False: "false"}[value]
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return "text"
-    return "a card" if hasattr(value, "kind") else "a " + type(value).__name__.lower()
-
-
-def _definitions(body) -> dict[str, list[tuple[str, Span]]]:
-    """Every name a body defines with `let` or `for`, at any depth, in source order."""
-    found: dict[str, list[tuple[str, Span]]] = {}
-
-    def walk(stmts) -> None:
-        for s in stmts:
-            if isinstance(s, ast.Let):
-                found.setdefault(s.name.text, []).append(("let", s.name.span))
-            elif isinstance(s, ast.For):
-                found.setdefault(s.var.text, []).append(("for", s.var.span))
-            for attr in ("body", "orelse"):
-                inner = getattr(s, attr, None)
-                if inner:
-                    walk(inner)
-
-    walk(body)
-    return found
 
 
 def _set_names(members, head: str) -> set[str]:

@@ -13,14 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..engine.model import RulesError
+from ..core.defs import Ctx, TriggerDef
+from ..core.model import RulesError
 from ..syntax import ast
 from ..syntax.diagnostics import Span
 from . import procedures, schema, soundness
-from .defs import Ctx, TriggerDef
+from .values import bounded, const
 
 if TYPE_CHECKING:
-    from .compiler import Compiler, Scope
+    from .compiler import Compiler
+    from .scope import Scope
 
 Fn = Callable[[Ctx], Any]
 Typed = tuple[Fn, str]
@@ -44,13 +46,9 @@ FUNCTIONS = {
 _AGGREGATE_HINT = "sum, any, all, min, max, fewest and most take `p in LIST` first: sum(p in players(), p.hand)"
 
 
-def _const(value: Any) -> Fn:
-    return lambda ctx: value
-
-
 def _bad(comp: Compiler, span: Span, message: str, hint: str = "", returns: str = "any") -> Typed:
     comp.error(span, message, hint)
-    return _const(None), returns
+    return const(None), returns
 
 
 # ---------------------------------------------------------------- operators
@@ -179,7 +177,7 @@ def _keyed(comp: Compiler, c: ast.Call, scope: Scope, key_type: str) -> tuple[Ca
     if not c.args or not isinstance(c.args[0], ast.Binder):
         return None
     if not _arity(comp, c, 2, 2):
-        return _const([]), "any"
+        return const([]), "any"
     b = c.args[0]
     items, item, inner = _binder(comp, b, scope)
     key = comp.expr_int(c.args[1], inner) if key_type == "int" else comp.expr_bool(c.args[1], inner)
@@ -205,7 +203,7 @@ def _extreme(pick: Callable[..., int]) -> Callable[[Compiler, ast.Call, Scope], 
         keyed = _keyed(comp, c, scope, "int")
         if keyed is None and len(c.args) != 1:
             if not _arity(comp, c, 2, 999):
-                return _const(0), "int"
+                return const(0), "int"
             parts = tuple(comp.expr_int(a, scope) for a in c.args)
             return (lambda ctx: pick(p(ctx) for p in parts)), "int"
         values = _keys(keyed[0]) if keyed is not None else _values(comp, c, scope, "int")
@@ -221,7 +219,7 @@ def _extreme(pick: Callable[..., int]) -> Callable[[Compiler, ast.Call, Scope], 
 
 def _abs(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
     if not _arity(comp, c, 1, 1):
-        return _const(0), "int"
+        return const(0), "int"
     inner = comp.expr_int(c.args[0], scope)
     return (lambda ctx: abs(inner(ctx))), "int"
 
@@ -232,7 +230,7 @@ def _sum(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
         pairs = keyed[0]
         return (lambda ctx: sum(v for _, v in pairs(ctx))), "int"
     if not _arity(comp, c, 1, 1):
-        return _const(0), "int"
+        return const(0), "int"
     values = _values(comp, c, scope, "int")
     return (lambda ctx: sum(values(ctx))), "int"
 
@@ -244,7 +242,7 @@ def _logic(test: Callable[..., bool]) -> Callable[[Compiler, ast.Call, Scope], T
             pairs = keyed[0]
             return (lambda ctx: test(v for _, v in pairs(ctx))), "bool"
         if not _arity(comp, c, 1, 1):
-            return _const(False), "bool"
+            return const(False), "bool"
         values = _values(comp, c, scope, "bool")
         return (lambda ctx: test(values(ctx))), "bool"
     return compile_
@@ -252,13 +250,13 @@ def _logic(test: Callable[..., bool]) -> Callable[[Compiler, ast.Call, Scope], T
 
 def _first(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
     if not _arity(comp, c, 1, 1):
-        return _const(None), "any"
+        return const(None), "any"
     items, t = comp.expr(c.args[0], scope)
     item = ELEMENT.get(schema.base_type(t))
     if item is None:
         if t != "any":
             comp.error(c.args[0].span, f"'first' needs a list, not {t}", FUNCTIONS["first"])
-        return _const(None), "any"
+        return const(None), "any"
     return (lambda ctx: next(iter(items(ctx) or ()), None)), item + "?"
 
 
@@ -284,7 +282,7 @@ def _tied(pairs: list[tuple[Any, Any]], best: Callable[..., int]) -> list:
 
 def _nearest(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
     if not _arity(comp, c, 2, 2):
-        return _const([]), "players"
+        return const([]), "players"
     origin = comp.argument(c.args[0], "player", scope)
     players, t = comp.expr(c.args[1], scope)
     if t not in ("players", "any"):
@@ -370,10 +368,9 @@ def set_var(comp: Compiler, s: ast.Set, t: str, scope: Scope) -> Callable[[Ctx],
         value = comp.expr_int(s.value, scope)
         if t not in ("int", "any"):
             comp.error(s.span, f"'{s.op}' adds to a number, but '{name.text}' is {t}")
-        from .compiler import _bounded
 
         sign, var, where = (1 if s.op == "+=" else -1), name.text, s.span
-        return lambda ctx: ctx.vars.__setitem__(var, _bounded(ctx.vars[var] + sign * value(ctx), where))
+        return lambda ctx: ctx.vars.__setitem__(var, bounded(ctx.vars[var] + sign * value(ctx), where))
     value, vt = comp.expr(s.value, scope)
     if common_type(t, vt) != t and t != "any":
         comp.error(s.value.span, f"'{name.text}' is {t}, not {vt}",

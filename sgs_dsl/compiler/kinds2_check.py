@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.defs import EquippedDef, FilterDef
 from ..syntax import ast
 from ..syntax.diagnostics import did_you_mean
 from ..syntax.names import normalize
 from . import schema
-from .defs import EquippedDef, FilterDef
 
 FILTER_USAGE = "`filter ♠ as ♥;` (a suit) or `filter CARD as CARD;` (a card name)"
 
 
 def filter_def(c: Any, m: ast.FilterSkill, skill: str) -> FilterDef | None:
     """A filter names one suit or one card the matching cards count as."""
-    from .compiler import Scope  # the compiler imports this module
+    from .scope import Scope
 
     target = m.target
     suit = target.text if target.kind == "suit" else schema.SUIT_WORDS.get(target.text)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import attrs
 
+from ..core.defs import CardKind, CardSpec, Ruleset, Skill
 from ..resources import library_files
 from ..syntax import ast
 from ..syntax.cache import parse_cached
@@ -17,7 +18,6 @@ from ..syntax.names import normalize
 from ..syntax.source import decode_source, read_bytes
 from . import misreads, moves_check, procedures, schema, state_check
 from .compiler import Compiler
-from .defs import CardKind, CardSpec, Ruleset, Skill
 
 SUIT_SIGNS = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
 HERO_PROPS = ("kingdom", "gender", "hp", "skills")

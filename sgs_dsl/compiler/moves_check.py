@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.history import CARD_KINDS, DAMAGE_KINDS, PERIODS
-from ..engine.moves import PLACES, REASONS
-from ..engine.zones import PILE
+from ..core.vocab import DAMAGE_KINDS, HISTORY_CARDS, PERIODS, PILE, PLACES, REASONS
 from ..syntax import ast
 from ..syntax.diagnostics import did_you_mean
 from ..syntax.names import normalize
@@ -76,7 +74,7 @@ def domains(c: Any) -> dict[str, dict[str, str]]:
         "place": {**{p: p for p in FIXED_PLACES}, **piles},
         "pile": piles,
         "reason": {r: r for r in REASONS},
-        "history_kind": {k: k for k in CARD_KINDS},
+        "history_kind": {k: k for k in HISTORY_CARDS},
         "damage_kind": {k: k for k in DAMAGE_KINDS},
         "period": {p: p for p in PERIODS},
     }

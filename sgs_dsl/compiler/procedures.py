@@ -14,14 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..engine.model import MAX_DEPTH, RulesError
+from ..core.defs import Ctx
+from ..core.model import MAX_DEPTH, RulesError
 from ..syntax import ast
 from ..syntax.diagnostics import Span, did_you_mean
 from . import misreads, schema, soundness
-from .defs import Ctx
+from .scope import Scope, definitions
+from .values import checked_int, const
 
 if TYPE_CHECKING:
-    from .compiler import Compiler, Scope
+    from .compiler import Compiler
 
 # parameter and result types as written -> the checker's type
 TYPES = {"player": "player", "players": "players", "card": "card", "cards": "cards", "int": "int",
@@ -81,7 +83,6 @@ def _params(comp: Compiler, params: tuple[ast.Param, ...]) -> tuple[tuple[str, s
 
 def compile_all(comp: Compiler, defs: list[Definition]) -> None:
     """The bodies, each in a scope of its parameters only."""
-    from .compiler import Scope, _definitions
 
     for d in defs:
         proc = comp.procedures.get(d.name.text)
@@ -89,7 +90,7 @@ def compile_all(comp: Compiler, defs: list[Definition]) -> None:
             continue
         scope = Scope(dict(proc.params))
         if isinstance(d, ast.ProcedureDef):
-            comp.defined = _definitions(d.body)
+            comp.defined = definitions(d.body)
             misreads.unused_lets(comp, d.body)  # a misspelt name defines a new one
             proc.run = comp.block(d.body, scope)
             comp.defined = {}
@@ -104,26 +105,24 @@ def compile_all(comp: Compiler, defs: list[Definition]) -> None:
 
 
 def call(comp: Compiler, c: ast.Call, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
-    from .compiler import _const
 
     proc = comp.procedures[c.name.text]
     if c.kwargs:
         comp.error(c.kwargs[0][0].span, f"'{proc.name}' takes no options", proc.signature())
-        return _const(None), proc.returns
+        return const(None), proc.returns
     if len(c.args) != len(proc.params):
         comp.error(c.span, f"'{proc.name}' takes {len(proc.params)} arguments, got {len(c.args)}", proc.signature())
-        return _const(None), proc.returns
+        return const(None), proc.returns
     args = tuple(_argument(comp, a, name, t, proc, scope) for a, (name, t) in zip(c.args, proc.params, strict=True))
     names = tuple(name for name, _ in proc.params)
     return _caller(proc, names, args, c.span), proc.returns
 
 
 def _argument(comp: Compiler, a: Any, name: str, want: str, proc: Procedure, scope: Scope) -> Callable[[Ctx], Any]:
-    from .compiler import _checked_int
 
     fn, t = comp.expr(a, scope)
     if t == "any":
-        return _checked_int(fn, a.span) if want == "int" else fn
+        return checked_int(fn, a.span) if want == "int" else fn
     if schema.base_type(t) != want and want != "any":
         comp.error(a.span, f"'{proc.name}' needs {name}: {want}, found {t}", proc.signature())
     elif soundness.is_optional(t):  # a parameter is never none

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..engine.windows import WINDOWS
+from ..core.windows import WINDOWS
 from . import schema
 
 BEGIN = "<!-- BEGIN GENERATED: python -m sgs_dsl.compiler.reference --write -->"

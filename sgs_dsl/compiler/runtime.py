@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..engine.model import PHASE_ZH, Card, RulesError, UsedCard
-from .defs import Ctx
+from ..core.defs import Ctx
+from ..core.model import PHASE_ZH, Card, RulesError, UsedCard
 
 
 def _real(card: Any) -> Card | None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from ..engine.model import Card, Player, UsedCard
+from ..core.model import Card, Player, UsedCard
 from ..resources import data_dir
 
 # ---------------------------------------------------------------- fields of value types

@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from ..engine.model import RulesError
+from ..core.model import RulesError
 from ..syntax import ast
 
 # values compared by identity or by value: two of these can be equal only if their bases agree

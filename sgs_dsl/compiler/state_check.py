@@ -10,13 +10,13 @@ from typing import Any
 
 import attrs
 
-from ..engine.model import RulesError
-from ..engine.state import SCOPES
+from ..core.defs import Ctx
+from ..core.model import RulesError
+from ..core.vocab import SCOPES
 from ..syntax import ast
 from ..syntax.diagnostics import did_you_mean
 from ..syntax.names import normalize
 from . import schema
-from .defs import Ctx
 
 # the types a state may hold, and the value `recall` gives before anything was remembered
 STATE_TYPES: dict[str, Any] = {"int": 0, "str": "", "bool": False, "card": None, "cards": (),

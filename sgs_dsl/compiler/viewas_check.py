@@ -9,10 +9,10 @@ from typing import Any
 
 import attrs
 
+from ..core.defs import CardKind, ViewAsDef
 from ..syntax import ast
 from ..syntax.diagnostics import did_you_mean
 from . import moves_check
-from .defs import CardKind, ViewAsDef
 
 HOWS = ("same", "different")
 # the plural reads better after `different`; both spellings name the same property
@@ -29,7 +29,7 @@ VIRTUAL_TYPES = ("basic", "trick")
 
 
 def compile_view_as(c: Any, m: ast.ViewAs, skill: str) -> ViewAsDef | None:
-    from .compiler import Scope  # the compiler imports this module
+    from .scope import Scope
 
     kinds = _kinds(c, m)
     if not kinds:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..compiler.defs import AttachDef, Ctx, Skill
+from ..core.defs import AttachDef, Ctx, Skill
+from ..core.model import Player
 from .decisions import Option
-from .model import Player
 
 ATTACH_KEY = "attach:"  # Player.used key prefix: the actor's uses of one owner's action
 

@@ -3,14 +3,14 @@ arranging the deck top, redirecting a use, virtual uses, and marks."""
 
 from __future__ import annotations
 
-from .decisions import Option
-from .model import (
+from ..core.model import (
     SUIT_ZH,
     Card,
     Player,
     Use,
     UsedCard,
 )
+from .decisions import Option
 from .using import DONE, UNCOUNTERABLE, use_mode
 from .zones import FROM_DECK
 

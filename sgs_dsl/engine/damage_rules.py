@@ -4,9 +4,9 @@ player alive at hp 0 or below while its condition holds (`modify survive`)."""
 
 from __future__ import annotations
 
-from ..compiler.defs import Ctx
+from ..core.defs import Ctx
+from ..core.model import NATURE_ZH, Damage, Player
 from .hp import damage_words
-from .model import NATURE_ZH, Damage, Player
 
 
 class DamageRulesMixin:

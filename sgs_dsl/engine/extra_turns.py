@@ -6,7 +6,7 @@ and costs exactly what it did before)."""
 
 from __future__ import annotations
 
-from .model import PHASE_ZH, Player, RulesError
+from ..core.model import PHASE_ZH, Player, RulesError
 
 MAX_EXTRA_TURNS = 100  # extra turns in a row: more is text that grants itself turns forever
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..compiler.defs import Ctx, FilterDef, Skill
-from .model import Card, Judge, Player, UsedCard, color_of
+from ..core.defs import Ctx, FilterDef, Skill
+from ..core.model import Card, Judge, Player, UsedCard, color_of
 
 
 class FiltersMixin:

@@ -3,8 +3,8 @@ before the first turn, and the hero cards not in play (the pool left after hero 
 
 from __future__ import annotations
 
+from ..core.model import Player
 from .decisions import Option
-from .model import Player
 
 
 class GameStartMixin:

@@ -12,9 +12,8 @@ from collections.abc import Callable
 
 import attrs
 
-from .model import Card, Player
+from ..core.model import Card, Player
 
-PERIODS = ("phase", "turn", "round")
 LOSABLE = ("hand", "equip")  # the zones a player loses cards from (失去牌)
 
 
@@ -41,7 +40,6 @@ CARD_KINDS: dict[str, Callable[[MoveRecord, Player], bool]] = {
     "gained": lambda r, p: r.dst_owner is p and r.dst == "hand" and r.src_owner is not p,
     "lost": MoveRecord.lost_by,
 }
-DAMAGE_KINDS = ("dealt", "taken")
 
 
 @attrs.define(slots=True)

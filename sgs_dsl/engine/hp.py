@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..compiler.defs import CardKind, Ctx
-from .decisions import Option
-from .model import (
+from ..core.defs import CardKind, Ctx
+from ..core.model import (
     NATURE_ZH,
     ROLE_ZH,
     Card,
@@ -21,6 +20,7 @@ from .model import (
     TurnEnded,
     UsedCard,
 )
+from .decisions import Option
 from .zones import FROM_DECK
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from .model import GameOver
+from ..core.model import GameOver
 
 Face = tuple[Any, str, int]  # kind, suit, rank: what a physical card is, for the whole game
 FACE = operator.attrgetter("kind", "suit", "rank")

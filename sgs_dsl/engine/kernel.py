@@ -11,18 +11,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ..compiler.defs import CardKind, Ctx, Skill, TriggerDef
-from .attached import AttachedMixin  # issue 10: actions for others
-from .choices import ChoicesMixin
-from .damage_rules import DamageRulesMixin
-from .decisions import Option, Request
-from .extra_turns import ExtraTurnsMixin
-from .filters import FiltersMixin
-from .game_start import GameStartMixin
-from .history import History
-from .hp import HpMixin
-from .labelled import LabelledMixin
-from .model import (
+from ..core.defs import CardKind, Ctx, Skill, TriggerDef
+from ..core.model import (
     MAX_DEPTH,
     PHASE_ZH,
     Budget,
@@ -34,6 +24,17 @@ from .model import (
     Use,
     UsedCard,
 )
+from ..core.windows import WINDOW_BY_ID
+from .attached import AttachedMixin  # issue 10: actions for others
+from .choices import ChoicesMixin
+from .damage_rules import DamageRulesMixin
+from .decisions import Option, Request
+from .extra_turns import ExtraTurnsMixin
+from .filters import FiltersMixin
+from .game_start import GameStartMixin
+from .history import History
+from .hp import HpMixin
+from .labelled import LabelledMixin
 from .moves import MovesMixin
 from .pindian import PointFight, PointFightMixin
 from .prohibits import ProhibitsMixin
@@ -42,7 +43,6 @@ from .state import StateMixin
 from .turn import ACTIVE_KEY, END_PLAY, MAX_ACTIONS_PER_PHASE, TurnMixin
 from .using import EQUIP_USE, UNCOUNTERABLE, UsingMixin, use_mode
 from .view import SeatView
-from .windows import WINDOW_BY_ID
 from .zones import FROM_DECK, ZonesMixin, where, zone_zh
 
 INVOKE, NOT_INVOKE = "發動", "不發動"  # the answers to an optional skill's question

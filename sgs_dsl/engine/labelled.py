@@ -4,8 +4,8 @@ filtered zone; declaring (宣告) a card name from a set."""
 
 from __future__ import annotations
 
+from ..core.model import Card, Player
 from .decisions import Option
-from .model import Card, Player
 from .using import DONE
 
 

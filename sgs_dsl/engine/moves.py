@@ -10,13 +10,11 @@ named `pile:NAME`."""
 
 from __future__ import annotations
 
+from ..core.model import SLOT_ZH, Card, Move, Player, UsedCard
+from ..core.vocab import PILE, REASONS
 from .history import History
-from .model import SLOT_ZH, Card, Move, Player, UsedCard
-from .zones import PILE, where
+from .zones import where
 
-PLACES = ("hand", "equip", "judge", "pile", "deck_top", "deck_bottom", "discard")
-REASONS = {"use": "使用", "play": "打出", "discard": "棄置", "give": "交給", "gain": "獲得", "put": "置入",
-           "recast": "重鑄"}
 OWNED = ("hand", "equip", "judge")  # places that need a player (`of:`), with the piles
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import attrs
 
+from ..core.model import RANK_FACE, Card, Player
 from .decisions import Option
-from .model import RANK_FACE, Card, Player
 
 
 @attrs.define(slots=True, eq=False)

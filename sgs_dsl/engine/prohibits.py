@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..compiler.defs import Ctx, ForbidDef, Skill
-from .model import Card, Player, UsedCard
+from ..core.defs import Ctx, ForbidDef, Skill
+from ..core.model import Card, Player, UsedCard
 
 # What a card produced in each context of `castable` counts as doing, for the prohibits.
 CONTEXT_VERBS: dict[str, tuple[str, ...]] = {

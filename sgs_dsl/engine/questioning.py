@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import attrs
 
+from ..core.model import Player, UsedCard
 from .decisions import Option
-from .model import Player, UsedCard
 
 QUESTION, NO_QUESTION = "質疑", "不質疑"
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .model import Player
+from ..core.model import Player
 
-SCOPES = ("phase", "turn", "round", "game")
 # what ends with each scope: a turn ends its phases, a round its turns
 _ENDS = {"phase": ("phase",), "turn": ("phase", "turn"), "round": ("phase", "turn", "round"), "game": ()}
 ONCE_TAGS = ("limited", "wake")  # spent for the rest of the game once fired

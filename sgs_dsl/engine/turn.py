@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..compiler.defs import CardKind, Ctx
-from .decisions import Option
-from .model import (
+from ..core.defs import CardKind, Ctx
+from ..core.model import (
     PHASE_ZH,
     PHASES,
     Card,
@@ -18,6 +17,7 @@ from .model import (
     Use,
     UsedCard,
 )
+from .decisions import Option
 from .using import use_mode
 
 MAX_ACTIONS_PER_PHASE = 300

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..compiler.defs import CardKind, Ctx, TargetRule, UseMode
-from . import viewas
-from .decisions import Option
-from .model import (
+from ..core.defs import CardKind, Ctx, TargetRule, UseMode
+from ..core.model import (
     SLOT_ZH,
     Asked,
     Card,
@@ -16,6 +14,8 @@ from .model import (
     Use,
     UsedCard,
 )
+from . import viewas
+from .decisions import Option
 
 DONE = "完成"  # the option that stops picking more (targets, players, cards)
 UNCOUNTERABLE = "_uncounterable"  # Use.vars flag: no card may counter this use

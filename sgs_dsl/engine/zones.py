@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .decisions import Option
-from .model import (
+from ..core.model import (
     Card,
     GameOver,
     Move,
     Player,
     RulesError,
 )
+from ..core.vocab import PILE
+from .decisions import Option
 
 FROM_DECK: tuple[str, None] = ("deck", None)
-PILE = "pile:"  # the zone `pile:權` is the pile 權 on its owner's hero card
 
 
 class ZonesMixin:

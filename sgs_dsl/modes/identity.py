@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.model import GameOver, Player
+from ..core.model import GameOver, Player
 
 # players -> (lord, loyalist, rebel, renegade); 2 players: lord vs renegade (seed 002)
 ROLE_TABLE: dict[int, tuple[int, int, int, int]] = {

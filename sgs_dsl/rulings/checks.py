@@ -7,8 +7,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from ..core.model import Card, Damage
 from ..engine.kernel import Game
-from ..engine.model import Card, Damage
 from .model import Check, DamageRef, damage_text
 from .script import label_of
 

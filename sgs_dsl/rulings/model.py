@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from ..engine.model import RANK_FACE, SUIT_ZH
+from ..core.model import RANK_FACE, SUIT_ZH
 from ..syntax.diagnostics import Span
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from lark import Token, Tree
 
 from ..compiler.library import RANKS, load_library
-from ..engine.model import PHASE_ZH, PHASES, RANK_FACE, SUIT_ZH
+from ..core.model import PHASE_ZH, PHASES, RANK_FACE, SUIT_ZH
 from ..game import ruleset_heroes
 from ..syntax.diagnostics import Diagnostic, SgsError, Span, did_you_mean
 from ..syntax.names import normalize

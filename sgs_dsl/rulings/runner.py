@@ -9,9 +9,9 @@ from typing import Any
 import attrs
 
 from ..compiler.library import load_library
+from ..core.model import PHASE_ZH, GameOver, Player, RulesError, TurnEnded
 from ..engine.invariants import InvariantBroken, Invariants
 from ..engine.kernel import Game
-from ..engine.model import PHASE_ZH, GameOver, Player, RulesError, TurnEnded
 from .checks import check_all
 from .model import Ruling, Run
 from .script import ScriptFailure, label_of

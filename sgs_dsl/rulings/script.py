@@ -14,9 +14,9 @@ from typing import Any
 
 import attrs
 
+from ..core.model import Card, Player, UsedCard
 from ..engine.decisions import Request
 from ..engine.kernel import Game, use_mode
-from ..engine.model import Card, Player, UsedCard
 from ..syntax.names import normalize
 from .model import CardRef, Step
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import attrs
 
+from ..core.model import Card, Player
 from ..engine.kernel import Game
-from ..engine.model import Card, Player
 from ..game import BLANK_HP, HERO_CHOICES, HERO_CHOICES_AT_TEN, build_deck, choose_heroes, ruleset_heroes
 from ..modes.identity import IdentityMode, lord_bonus
 from .model import CardRef, Ruling, SeatSpec

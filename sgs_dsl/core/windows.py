@@ -105,7 +105,7 @@ def markdown() -> str:
     rows = [
         "# Windows",
         "",
-        "Generated from `sgs_dsl/engine/windows.py` by `sgs windows --markdown`; do not edit by hand.",
+        "Generated from `sgs_dsl/core/windows.py` by `sgs windows --markdown`; do not edit by hand.",
         "A trigger names a window by id or by its Chinese name (either script): `on damaged`, `on 受到傷害後`.",
         "Every window polls every living player's triggers; a trigger's `when` says whose event it hears.",
         "",

@@ -1,0 +1,56 @@
+"""Run-time guards of compiled values: a constant, a number checked where the checker could not
+type it, a number kept within the limit. Located rules errors, never Python errors."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..core.defs import Ctx
+from ..core.model import MAX_INT, Card, RulesError, UsedCard
+from ..syntax.diagnostics import Span
+
+
+def const(value: Any) -> Callable[[Ctx], Any]:
+    return lambda ctx: value
+
+
+def checked_int(fn: Callable[[Ctx], Any], where: Span) -> Callable[[Ctx], int]:
+    """A value the checker cannot type (`use.NAME`) where a number is needed: checked when it
+    is computed (a list times 10^9 would fill the memory)."""
+    def checked(ctx: Ctx) -> int:
+        value = fn(ctx)
+        if type(value) is not int:
+            raise RulesError(f"expected a number, found {kind_of(value)}", where)
+        return value
+    return checked
+
+
+def bounded(n: int, where: Span) -> int:
+    """A computed number within ±MAX_INT (squaring in a loop would otherwise fill memory)."""
+    if -MAX_INT <= n <= MAX_INT:
+        return n
+    raise RulesError(f"a number ran past the limit of ±{MAX_INT}: {n}", where)
+
+
+def kind_of(value: Any) -> str:
+    if value is None or isinstance(value, bool):
+        return {None: "none", True: "true", False: "false"}[value]
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "text"
+    return "a card" if hasattr(value, "kind") else "a " + type(value).__name__.lower()
+
+
+def checked_cards(fn: Callable[[Ctx], Any], where: Span) -> Callable[[Ctx], list]:
+    """A value the checker cannot type (`use.NAME`) iterated as cards (`for c in use.pool`,
+    `[c in use.pool where ...]`): checked to be a list of cards when it is computed."""
+    def checked(ctx: Ctx) -> list:
+        value = fn(ctx)
+        if value is None:
+            return []
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, (Card, UsedCard)) for v in value):
+            raise RulesError(f"expected a list of cards here, found {kind_of(value)}", where)
+        return list(value)
+    return checked
