@@ -359,21 +359,16 @@ def resolve_ruleset(library: Any, name: str | None) -> str:
     raise click.BadParameter(msg, param_hint="'--ruleset'")
 
 
-def _player_range(ruleset: Any) -> tuple[int, int] | None:
-    """The player counts a ruleset supports, when it says so."""
-    lo = getattr(ruleset, "min_players", None)
-    hi = getattr(ruleset, "max_players", None)
-    if isinstance(lo, int) and isinstance(hi, int):
-        return (lo, hi)
-    players = getattr(ruleset, "players", None)
-    if isinstance(players, (tuple, list, range)) and players and all(isinstance(p, int) for p in players):
-        return (min(players), max(players))
-    return None
+def _player_range(ruleset: Any) -> tuple[int, int]:
+    """The player counts a ruleset's mode seats."""
+    from sgs_dsl.core.modes import MODE_SPECS
+
+    return MODE_SPECS[ruleset.mode].players
 
 
 def check_players(library: Any, ruleset: str, players: int) -> None:
     rng = _player_range(library.rulesets[ruleset])
-    if rng is not None and not rng[0] <= players <= rng[1]:
+    if not rng[0] <= players <= rng[1]:
         raise click.BadParameter(
             f"ruleset '{ruleset}' is for {rng[0]} to {rng[1]} players, not {players}", param_hint="'--players'"
         )
@@ -451,7 +446,8 @@ ruleset_option = click.option(
     "--ruleset", "-r", default=None, metavar="NAME", help="Ruleset to play (default: the library's default)."
 )
 players_option = click.option(
-    "--players", "-p", type=click.IntRange(2, 10), default=5, show_default=True, help="Number of players (2-10)."
+    "--players", "-p", type=click.IntRange(min=2), default=5, show_default=True,
+    help="Number of players (as many as the ruleset's mode seats: identity 2-10; see `sgs modes`)."
 )
 max_turns_option = click.option(
     "--max-turns",
@@ -621,9 +617,8 @@ def simulate(
     check_table(library, name, players)
     batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
                         library=library, game_timeout=game_timeout)
-    report = summarize(
-        batch.records, ruleset=name, players=players, seed=seed, max_turns=max_turns, elapsed_s=batch.elapsed_s
-    )
+    report = summarize(batch.records, ruleset=name, players=players, seed=seed, max_turns=max_turns,
+                       elapsed_s=batch.elapsed_s, mode=library.ruleset(name).mode)
     if skill_stats:
         from sgs_dsl.catalog import heroes_of
         from sgs_dsl.sim.stats import format_skill_stats
@@ -681,6 +676,7 @@ def rulesets(as_json: bool, extra: tuple[Path, ...]) -> None:
             {
                 "name": r.name,
                 "mode": r.mode,
+                "mode_options": {k: list(v) if isinstance(v, tuple) else v for k, v in _mode_options(r).items()},
                 "title": r.title,
                 "decks": list(r.decks),
                 "default": r.name == library.default_ruleset,
@@ -690,9 +686,44 @@ def rulesets(as_json: bool, extra: tuple[Path, ...]) -> None:
         _out(_json(data))
         return
     rows = [
-        ["*" if r.name == library.default_ruleset else "", r.name, r.mode, ", ".join(r.decks), r.title] for r in items
+        ["*" if r.name == library.default_ruleset else "", r.name, r.mode, _show_options(_mode_options(r)),
+         ", ".join(r.decks), r.title] for r in items
     ]
-    _out(format_table(["", "name", "mode", "decks", "title"], rows))
+    _out(format_table(["", "name", "mode", "mode options", "decks", "title"], rows))
+
+
+def _mode_options(ruleset: Any) -> dict[str, Any]:
+    """Every option of the ruleset's mode: as the ruleset sets it, else its default."""
+    from sgs_dsl.core.modes import MODE_SPECS
+
+    return {o.name: ruleset.mode_options.get(o.name, o.default) for o in MODE_SPECS[ruleset.mode].options}
+
+
+def _show_options(options: dict[str, Any]) -> str:
+    shown = ("、".join(v) if isinstance(v, tuple) else str(v) for v in options.values())
+    return "; ".join(f"{k} {v}" for k, v in zip(options, shown, strict=True) if v) or "—"
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def modes(as_json: bool) -> None:
+    """List the modes of play, the players each seats and the options a ruleset may set."""
+    from sgs_dsl.core.modes import MODE_SPECS
+
+    specs = [MODE_SPECS[k] for k in sorted(MODE_SPECS)]
+    if as_json:
+        _out(_json([{"name": m.name, "title": m.title, "players": list(m.players), "doc": m.doc,
+                     "outcomes": list(m.outcomes),
+                     "options": [{"name": o.name, "type": o.type, "default": list(o.default)
+                                  if isinstance(o.default, tuple) else o.default, "doc": o.doc,
+                                  **({"words": list(o.words)} if o.words else {})} for o in m.options]}
+                    for m in specs]))
+        return
+    for m in specs:
+        _out(f"{m.name} {m.title}: {m.players[0]}-{m.players[1]} players; {m.doc}")
+        for o in m.options:
+            kind = "|".join(o.words) if o.words else o.type
+            _out(f"  {o.name} ({kind}, default {o.default or 'none'}): {o.doc}")
 
 
 @main.command()

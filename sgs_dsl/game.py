@@ -1,4 +1,5 @@
-"""Play one game: set up the table from a ruleset, run turns until the game ends, check invariants."""
+"""Play one game of any mode: set up the table as the ruleset's mode says, run turns until the
+game ends, check invariants. Everything a mode decides is asked of the mode (sgs_dsl/modes)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,12 @@ from typing import Any
 import attrs
 
 from .agents.random_agent import RandomAgent
-from .core.model import Card, GameOver, Player, RulesError
-from .engine.decisions import Option
+from .core.model import Card, GameOver, RulesError
 from .engine.invariants import InvariantBroken, Invariants
 from .engine.kernel import Game
-from .modes.identity import IdentityMode, deal_roles, lord_bonus
+from .modes import make_mode
 
-BLANK_HP = 4
 DEFAULT_MAX_TURNS = 600
-HERO_CHOICES = 3  # heroes dealt to each seat but the lord (seed 000 §2)
-HERO_CHOICES_AT_TEN = 2  # at 10 players
-LORD_EXTRA_CHOICES = 2  # random heroes the lord gets besides the ruleset's lords
 
 
 @attrs.define
@@ -28,7 +24,7 @@ class GameResult:
     turns: int
     log: list[str]
     windows_opened: int
-    roles: tuple[str, ...]
+    roles: tuple[str, ...]  # each seat's side at the end, as the mode says (identity: its role)
     error: str | None = None
     violations: list[str] = attrs.field(factory=list)
     capped: bool = False
@@ -55,71 +51,25 @@ def ruleset_heroes(library: Any, ruleset: str) -> list[Any]:
 
 def setup(library: Any, ruleset: str, players: int, seed: int, agents: list[Any] | None = None,
           log: bool = False) -> Game:
-    """A table ready to play: roles dealt, heroes chosen (or blank heroes seated), deck
-    shuffled, 4 cards each."""
-    if not 2 <= players <= 10:
-        raise ValueError("identity mode seats 2 to 10 players")
+    """A table ready to play, by the ruleset's mode: the seats (roles, kingdoms), the deck
+    shuffled, heroes chosen (or blank heroes seated), the opening hands."""
     rules = library.ruleset(ruleset)
+    mode = make_mode(rules)
+    mode.check_players(players)
     rng = random.Random(seed)
-    roles = deal_roles(players, rng)
-    seats = []
-    for i, role in enumerate(roles):
-        if rules.heroes:  # a seat without a hero until the heroes are chosen
-            seats.append(Player(i, "", "", 0, 0, role))
-            continue
-        hp = BLANK_HP + (lord_bonus(players) if role == "lord" else 0)
-        gender = rng.choice(("male", "female"))
-        seats.append(Player(i, "無將" + ("(男)" if gender == "male" else "(女)"), gender, hp, hp, role))
+    seats = mode.seats(players, rng, with_heroes=bool(rules.heroes))
     deck = build_deck(library, ruleset)
     rng.shuffle(deck)
     agents = agents or [RandomAgent(rng.randrange(2**32)) for _ in range(players)]
-    game = Game(library, seats, deck, agents, IdentityMode(), rng.randrange(2**32), log)
+    game = Game(library, seats, deck, agents, mode, rng.randrange(2**32), log)
     if rules.heroes:
-        game.hero_pool = tuple(h.name for h in ruleset_heroes(library, ruleset))
-        choose_heroes(game, rules.lords, ruleset_heroes(library, ruleset), rng)
-    game.log(f"身份局 {players}人：主公是{seats[0].label()}（體力上限{seats[0].max_hp}）")
+        pool = ruleset_heroes(library, ruleset)
+        game.hero_pool = tuple(h.name for h in pool)
+        mode.choose_heroes(game, pool, rng)
+    game.log(mode.opening(game))
     for p in seats:
-        game.draw(p, 4)
+        game.draw(p, mode.starting_hand)
     return game
-
-
-def choose_heroes(game: Game, lords: tuple[str, ...], pool: list[Any], rng: random.Random) -> None:
-    """Hero selection (seed 000 §2): the lord chooses from the ruleset's lords and 2 random
-    others, and shows the choice; the remaining heroes are shuffled and every other seat is
-    dealt 3 (2 at 10 players) and chooses one; those choices are revealed together. No hero
-    is dealt twice. Max hp is the hero's, the lord's +1 from 5 players up (§3)."""
-    players = game.players
-    lord = next(p for p in players if p.role == "lord")
-    others = [p for p in players if p is not lord]
-    lord_heroes = [h for name in lords for h in pool if h.name == name]
-    rest = [h for h in pool if h.name not in lords]
-    rng.shuffle(rest)
-    options = lord_heroes + rest[:LORD_EXTRA_CHOICES]
-    if not options:
-        raise ValueError("the ruleset's hero packages have no heroes")
-    chosen = game.ask(lord, "hero", "選擇武將（主公）", [Option(h.name, h) for h in options], "選將").value
-    _seat_hero(game, lord, chosen, lord_bonus(len(players)))
-    game.log(f"{lord.seat + 1}號位主公選擇了{chosen.name}（候選：{'、'.join(h.name for h in options)}）")
-    rest = [h for h in pool if h is not chosen]
-    rng.shuffle(rest)
-    per_seat = HERO_CHOICES_AT_TEN if len(players) == 10 else HERO_CHOICES
-    if others and len(rest) < per_seat * len(others):  # a small hero package: deal what there is
-        per_seat = len(rest) // len(others)
-        if per_seat == 0:
-            raise ValueError(f"{len(pool)} heroes are too few for {len(players)} players")
-    dealt = {p.seat: rest[i * per_seat:(i + 1) * per_seat] for i, p in enumerate(others)}
-    # every seat chooses before any choice is shown: the seats keep no hero until all have chosen
-    picks = [(p, game.ask(p, "hero", "選擇武將", [Option(h.name, h) for h in dealt[p.seat]], "選將").value) for p in others]
-    for p, hero in picks:
-        _seat_hero(game, p, hero, 0)
-        game.log(f"{p.seat + 1}號位選擇了{hero.name}（候選：{'、'.join(h.name for h in dealt[p.seat])}）")
-    game.changed_skills()
-
-
-def _seat_hero(game: Game, p: Player, hero: Any, bonus: int) -> None:
-    p.name, p.gender, p.kingdom = hero.name, hero.gender, hero.kingdom
-    p.max_hp = p.hp = hero.hp + bonus
-    p.skills = tuple(hero.skills)
 
 
 def hero_names(game: Game) -> tuple[str, ...]:
@@ -130,7 +80,7 @@ def hero_names(game: Game) -> tuple[str, ...]:
 
 
 def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> GameResult:
-    """Turns from the lord in seat order until the game ends or the turn cap is reached; with
+    """Turns from the mode's first player, in the mode's order, until the game ends or the turn cap is reached; with
     `check`, the invariants at every free time and after every turn (the first violation ends
     the game and is reported)."""
     invariants = Invariants.start(game) if check else None
@@ -141,7 +91,7 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
     winner, reason, capped = "draw", "", False
     try:
         game.start_game()  # 遊戲開始時: setup is done, no turn has begun
-        player = game.players[0]
+        player = game.mode.first_player(game)
         while True:
             if game.turns >= max_turns:
                 capped, reason = True, f"達到{max_turns}回合上限，平局"
@@ -149,7 +99,7 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
             game.take_turn(player)  # with the extra turns granted in it
             if invariants is not None:
                 invariants.check(free_time=True)  # between turns: a free time, fully checked
-            player = game.next_alive(player)
+            player = game.mode.next_player(game, player)
     except InvariantBroken as broken:
         violations = broken.problems
     except GameOver as over:
@@ -164,7 +114,7 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
             violations = invariants.problems(free_time=False)  # the game ended: not a free time
     game.log(reason or (error or "").splitlines()[-1:][0] if (reason or error) else "")
     return GameResult(winner, game.turns, game.lines, game.windows_opened,
-                      tuple(p.role for p in game.players), error, violations, capped, reason, dict(game.fired),
+                      game.mode.sides(game), error, violations, capped, reason, dict(game.fired),
                       hero_names(game), game.budget.timed_out)
 
 

@@ -9,12 +9,12 @@ from collections.abc import Callable
 
 import pytest
 
-from sgs_dsl import game as game_module
 from sgs_dsl.compiler.library import load_library
 from sgs_dsl.core.model import GameOver
 from sgs_dsl.engine.invariants import InvariantBroken, Invariants
 from sgs_dsl.engine.kernel import Game
 from sgs_dsl.game import play_game, setup
+from sgs_dsl.modes import identity
 from sgs_dsl.rulings.parser import parse_rulings
 from sgs_dsl.rulings.runner import run_ruling
 from sgs_dsl.syntax.diagnostics import SgsError
@@ -114,7 +114,7 @@ def play_on_after_the_end(mp: pytest.MonkeyPatch) -> None:
 
 
 def lord_bonus_below_one(mp: pytest.MonkeyPatch) -> None:
-    mp.setattr(game_module, "lord_bonus", lambda players: -5)
+    mp.setattr(identity, "lord_bonus", lambda players: -5)
 
 
 BREAKAGES: list[tuple[Callable[[pytest.MonkeyPatch], None], str]] = [

@@ -18,7 +18,8 @@ import attrs
 import pytest
 
 from sgs_dsl.compiler import runtime, schema
-from sgs_dsl.compiler.library import build
+from sgs_dsl.compiler.library import RULESET_PROPS, build
+from sgs_dsl.core.modes import MODE_SPECS
 from sgs_dsl.core.windows import WINDOWS
 from sgs_dsl.engine.kernel import Game
 from sgs_dsl.resources import library_files
@@ -29,7 +30,6 @@ ROOT = Path(__file__).resolve().parent.parent
 RULINGS = sorted((ROOT / "tests" / "rulings").glob("*.ruling"))
 SKILL_TAGS = ("locked", "lord", "limited", "wake")
 FORBID_KINDS = ("target", "use", "play", "respond", "discard")
-RULESET_PROPS = ("mode", "decks", "heroes", "lords")
 # Entries no ruling or test shows taking effect yet: none since tests/rulings/coverage.ruling
 # (issue 11). It may only shrink: an entry listed but shown, or one not shown nor listed, fails.
 NOT_YET_SHOWN: frozenset[str] = frozenset()
@@ -115,6 +115,7 @@ def schema_entries() -> list[str]:
     entries += [f"forbid {k}" for k in FORBID_KINDS]
     entries += [f"tag {t}" for t in SKILL_TAGS]
     entries += [f"ruleset {p}" for p in RULESET_PROPS] + [f"card {p}" for p in schema.CARD_PROPS]
+    entries += [f"ruleset {o.name}" for spec in MODE_SPECS.values() for o in spec.options]  # mode options
     return entries
 
 

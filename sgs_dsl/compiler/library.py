@@ -10,6 +10,7 @@ from pathlib import Path
 import attrs
 
 from ..core.defs import CardKind, CardSpec, Ruleset, Skill
+from ..core.modes import MODE_SPECS, ModeOption
 from ..resources import library_files
 from ..syntax import ast
 from ..syntax.cache import parse_cached
@@ -19,10 +20,12 @@ from ..syntax.source import decode_source, read_bytes
 from . import misreads, moves_check, procedures, schema, state_check
 from .compiler import Compiler
 
+# what every ruleset may say, whatever its mode (core/modes.py declares each mode's own options)
+RULESET_PROPS = ("mode", "decks", "heroes", "max_turns")
+
 SUIT_SIGNS = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
 HERO_PROPS = ("kingdom", "gender", "hp", "skills")
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(i): i for i in range(1, 14)}}
-MODES = ("identity",)
 
 
 def parse_file(path: Path) -> ast.Module:
@@ -263,7 +266,9 @@ class _Builder:
             misreads.twice(self.c, [p.name for p in d.props], "the property")  # two `decks` lines
             misreads.twice(self.c, d.tags, "the tag")
             lords_prop = None
-            mode = "identity"
+            mode = next((str(getattr(p.values[0], "text", "")) for p in d.props if p.name.text == "mode"), "identity")
+            spec = MODE_SPECS.get(mode)
+            mode_options: dict[str, object] = {}
             deck_names: list[str] = []
             hero_packages: list[str] = []
             lords: list[str] = []
@@ -273,9 +278,9 @@ class _Builder:
                 key = p.name.text
                 values = [getattr(v, "text", getattr(v, "value", None)) for v in p.values]
                 if key == "mode":
-                    mode = str(values[0])
-                    if mode not in MODES:
-                        self.c.error(p.values[0].span, f"unknown mode '{mode}'", did_you_mean(mode, MODES) or "modes: " + ", ".join(MODES))
+                    if spec is None:
+                        self.c.error(p.values[0].span, f"unknown mode '{mode}'",
+                                     did_you_mean(mode, MODE_SPECS) or "modes: " + ", ".join(MODE_SPECS))
                 elif key == "decks":
                     for v in p.values:
                         name = getattr(v, "text", None)
@@ -294,16 +299,20 @@ class _Builder:
                                          + " (a package is the name of a hero file: heroes/standard.sgs is 'standard')")
                         else:
                             hero_packages.append(name)
-                elif key == "lords":
+                elif key == "lords" and spec is not None and spec.option("lords") is not None:
                     lords_prop = p
                 elif key in ("max_turns",):
                     if len(p.values) != 1 or not isinstance(p.values[0], ast.Int) or p.values[0].value < 1:
                         self.c.error(p.values[0].span, f"'{key}' needs one number of at least 1")
                     options[key] = values[0]
+                elif spec is not None and spec.option(key) is not None:
+                    value = self.mode_option(spec.option(key), p)
+                    if value is not None:
+                        mode_options[key] = value
                 else:
-                    self.c.error(p.name.span, f"unknown ruleset property '{key}'",
-                                 did_you_mean(key, ["mode", "decks", "heroes", "lords", "max_turns"])
-                                 or "properties: mode, decks, heroes, lords, max_turns")
+                    known = [*RULESET_PROPS, *(o.name for o in spec.options)] if spec else list(RULESET_PROPS)
+                    self.c.error(p.name.span, f"unknown ruleset property '{key}'" + (f" for mode {mode}" if spec else ""),
+                                 did_you_mean(key, known) or "properties: " + ", ".join(known))
             if "decks" not in props:
                 self.c.error(d.name.span, f"ruleset '{d.name.text}' names no decks", "add `decks standard, ex;`")
             if lords_prop is not None:
@@ -312,9 +321,28 @@ class _Builder:
             for t in d.tags:
                 if t.text != "default":
                     self.c.error(t.span, f"unknown ruleset tag '{t.text}'", "the only tag is `default`")
+            if lords:
+                mode_options["lords"] = tuple(lords)
             rulesets[d.name.text] = Ruleset(d.name.text, d.title, mode, tuple(deck_names), tuple(hero_packages),
-                                            "default" in tags, options, d.span, tuple(lords))
+                                            "default" in tags, options, d.span, tuple(lords), mode_options)
         return rulesets
+
+    def mode_option(self, option: ModeOption, prop: ast.Prop) -> object | None:
+        """A mode option's value, checked against its declared type (None: reported)."""
+        values = prop.values
+        if option.type == "int":
+            v = values[0] if len(values) == 1 else None
+            if not isinstance(v, ast.Int) or not option.low <= v.value <= option.high:
+                self.c.error(prop.values[0].span, f"'{option.name}' needs one number from {option.low} to {option.high}",
+                             option.doc)
+                return None
+            return v.value
+        text = str(getattr(values[0], "text", getattr(values[0], "value", ""))) if len(values) == 1 else ""
+        if text not in option.words:
+            self.c.error(prop.values[0].span, f"'{option.name}' is one of {', '.join(option.words)}",
+                         did_you_mean(text, option.words) or option.doc)
+            return None
+        return text
 
     def lords(self, prop: ast.Prop, heroes: dict[str, Hero], packages: list[str], has_heroes: bool) -> list[str]:
         """The `lords` of a ruleset: heroes (by name or id) of its own hero packages."""

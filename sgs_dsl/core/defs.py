@@ -221,3 +221,4 @@ class Ruleset:
     options: dict[str, Any]
     span: Span
     lords: tuple[str, ...] = ()  # hero names the lord may always choose from (seed 000 §2)
+    mode_options: dict[str, Any] = attrs.field(factory=dict)  # the options the ruleset sets for its mode

@@ -9,7 +9,6 @@ from typing import Any
 from ..core.defs import CardKind, Ctx
 from ..core.model import (
     NATURE_ZH,
-    ROLE_ZH,
     Card,
     Damage,
     Dying,
@@ -152,7 +151,7 @@ class HpMixin:
     def die(self, player: Player, killer: Player | None) -> None:
         player.alive = False
         self.changed_skills()
-        self.log(f"{player.label()}陣亡，身份是{ROLE_ZH.get(player.role, player.role)}")
+        self.log(f"{player.label()}陣亡{self.mode.death_note(player)}")
         try:
             self.mode.check_victory(self)
         except GameOver:

@@ -184,7 +184,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         when `suppressed` is asked for (the window index holds it, and checks at firing)."""
         skills = self._skills.get(p.seat)
         if skills is None:  # rebuilt after changed_skills(): equipment moved, a player died
-            skills = [s for s in p.skills if "lord" not in s.tags or p.role == "lord"]
+            skills = [s for s in p.skills if self.mode.has_skill(p, s)]  # 主公技: the mode says
             if p.skills_off:  # 技能失效, the hero skills lose effect
                 skills = []
             skills += [c.kind.skill for c in p.equips.values() if c.kind.skill is not None]

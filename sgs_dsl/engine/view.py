@@ -18,7 +18,7 @@ class SeatInfo:
     hp: int
     max_hp: int
     alive: bool
-    role: str | None  # known for oneself, the lord and the dead
+    role: str | None  # the side this seat knows the player is on (the mode says: in identity oneself, the lord, the dead)
     hand_count: int
     equips: tuple[str, ...]  # card labels
     judge: tuple[str, ...]
@@ -57,8 +57,7 @@ class SeatView:
         return [self._info(p) for p in self._game.players]
 
     def _info(self, p: Any) -> SeatInfo:
-        known = p.seat == self.seat or p.role == "lord" or not p.alive
-        return SeatInfo(p.seat, p.name, p.gender, p.hp, p.max_hp, p.alive, p.role if known else None,
+        return SeatInfo(p.seat, p.name, p.gender, p.hp, p.max_hp, p.alive, self._game.mode.visible_side(self.seat, p),
                         len(p.hand), tuple(c.label() for c in p.equips.values()),
                         tuple(c.label() for c in p.judge))
 

@@ -1,0 +1,15 @@
+"""The modes of play, by the name a ruleset gives (`mode identity;`): see modes/base.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import Mode
+from .identity import IdentityMode
+
+MODES: dict[str, type[Mode]] = {m.spec.name: m for m in (IdentityMode,)}
+
+
+def make_mode(ruleset: Any) -> Mode:
+    """The mode a ruleset names, with its options."""
+    return MODES[ruleset.mode](ruleset)

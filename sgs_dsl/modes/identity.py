@@ -1,10 +1,15 @@
-"""Identity mode (身份局), seed 000 §1-7: roles, seating, rewards and penalties, victory."""
+"""Identity mode (身份局), seed 000 §1-7: roles by the player count, the lord first and shown,
+hero selection, the lord's extra max hp, rewards and penalties, victory by role."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from ..core.model import GameOver, Player
+from ..core.model import ROLE_ZH, GameOver, Player
+from ..core.modes import IDENTITY
+from ..engine.decisions import Option
+from .base import BLANK_HP, Mode
 
 # players -> (lord, loyalist, rebel, renegade); 2 players: lord vs renegade (seed 002)
 ROLE_TABLE: dict[int, tuple[int, int, int, int]] = {
@@ -12,6 +17,9 @@ ROLE_TABLE: dict[int, tuple[int, int, int, int]] = {
     7: (1, 2, 3, 1), 8: (1, 2, 4, 1), 9: (1, 3, 4, 1), 10: (1, 3, 4, 2),
 }
 REWARD_DRAW = 3
+HERO_CHOICES = 3  # heroes dealt to each seat but the lord (seed 000 §2)
+HERO_CHOICES_AT_TEN = 2  # at 10 players
+LORD_EXTRA_CHOICES = 2  # random heroes the lord gets besides the ruleset's lords
 
 
 def deal_roles(n: int, rng: Any) -> list[str]:
@@ -28,8 +36,74 @@ def lord_bonus(n: int) -> int:
     return 1 if n >= 5 else 0
 
 
-class IdentityMode:
-    name = "identity"
+def per_seat(players: int) -> int:
+    """How many heroes each seat but the lord is dealt."""
+    return HERO_CHOICES_AT_TEN if players == 10 else HERO_CHOICES
+
+
+class IdentityMode(Mode):
+    spec = IDENTITY
+
+    # ------------------------------------------------------------ setup
+    def seats(self, n: int, rng: random.Random, with_heroes: bool) -> list[Player]:
+        seats = []
+        for i, role in enumerate(deal_roles(n, rng)):
+            if with_heroes:  # a seat without a hero until the heroes are chosen
+                seats.append(Player(i, "", "", 0, 0, role))
+                continue
+            hp = BLANK_HP + (lord_bonus(n) if role == "lord" else 0)
+            gender = rng.choice(("male", "female"))
+            seats.append(Player(i, "無將" + ("(男)" if gender == "male" else "(女)"), gender, hp, hp, role))
+        return seats
+
+    def choose_heroes(self, game: Any, pool: list[Any], rng: Any) -> None:
+        """Hero selection (seed 000 §2): the lord chooses from the ruleset's lords and 2 random
+        others, and shows the choice; the remaining heroes are shuffled and every other seat is
+        dealt 3 (2 at 10 players) and chooses one; those choices are revealed together. No hero
+        is dealt twice. Max hp is the hero's, the lord's +1 from 5 players up (§3)."""
+        players = game.players
+        lords = self.ruleset.lords if self.ruleset is not None else ()
+        lord = next(p for p in players if p.role == "lord")
+        others = [p for p in players if p is not lord]
+        lord_heroes = [h for name in lords for h in pool if h.name == name]
+        rest = [h for h in pool if h.name not in lords]
+        rng.shuffle(rest)
+        options = lord_heroes + rest[:LORD_EXTRA_CHOICES]
+        if not options:
+            raise ValueError("the ruleset's hero packages have no heroes")
+        chosen = game.ask(lord, "hero", "選擇武將（主公）", [Option(h.name, h) for h in options], "選將").value
+        seat_hero(lord, chosen, lord_bonus(len(players)))
+        game.log(f"{lord.seat + 1}號位主公選擇了{chosen.name}（候選：{'、'.join(h.name for h in options)}）")
+        rest = [h for h in pool if h is not chosen]
+        rng.shuffle(rest)
+        each = per_seat(len(players))
+        if others and len(rest) < each * len(others):  # a small hero package: deal what there is
+            each = len(rest) // len(others)
+            if each == 0:
+                raise ValueError(f"{len(pool)} heroes are too few for {len(players)} players")
+        dealt = {p.seat: rest[i * each:(i + 1) * each] for i, p in enumerate(others)}
+        # every seat chooses before any choice is shown: the seats keep no hero until all have chosen
+        picks = [(p, game.ask(p, "hero", "選擇武將", [Option(h.name, h) for h in dealt[p.seat]], "選將").value)
+                 for p in others]
+        for p, hero in picks:
+            seat_hero(p, hero, 0)
+            game.log(f"{p.seat + 1}號位選擇了{hero.name}（候選：{'、'.join(h.name for h in dealt[p.seat])}）")
+        game.changed_skills()
+
+    def opening(self, game: Any) -> str:
+        lord = next(p for p in game.players if p.role == "lord")
+        return f"身份局 {len(game.players)}人：主公是{lord.label()}（體力上限{lord.max_hp}）"
+
+    def blank_hp(self, role: str, players: int) -> int:
+        """The max hp of a blank hero in this role (rulings' tables use it)."""
+        return BLANK_HP + (lord_bonus(players) if role == "lord" else 0)
+
+    # ------------------------------------------------------------ during the game
+    def has_skill(self, player: Player, skill: Any) -> bool:
+        return "lord" not in skill.tags or player.role == "lord"  # 主公技: only the lord has it
+
+    def death_note(self, player: Player) -> str:
+        return f"，身份是{ROLE_ZH.get(player.role, player.role)}"
 
     def check_victory(self, game: Any) -> None:
         players: list[Player] = game.players
@@ -53,3 +127,14 @@ class IdentityMode:
             game.log(f"主公{killer.label()}除掉忠臣，棄置所有手牌和裝備")
             if cards:
                 game.to_discard(cards)
+
+    def visible_side(self, viewer: int, player: Player) -> str | None:
+        """Roles are hidden but one's own, the lord's (shown at once) and the dead's."""
+        known = player.seat == viewer or player.role == "lord" or not player.alive
+        return player.role if known else None
+
+
+def seat_hero(p: Player, hero: Any, bonus: int) -> None:
+    p.name, p.gender, p.kingdom = hero.name, hero.gender, hero.kingdom
+    p.max_hp = p.hp = hero.hp + bonus
+    p.skills = tuple(hero.skills)

@@ -67,7 +67,7 @@ def _observed(game: Game, check: Check, player: Any, winner: str) -> tuple[Any, 
         state = STATES[value](player)
         return _state_word(value, state), _state_word(value, not check.negated), f"seat {seat}"
     if kind == "skills":
-        have = [s.name for s in player.skills if "lord" not in s.tags or player.role == "lord"]
+        have = [s.name for s in player.skills if game.mode.has_skill(player, s)]
         return sorted(have), sorted(value), f"seat {seat} skills"
     if kind == "mark":
         name, count = value

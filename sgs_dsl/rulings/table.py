@@ -10,12 +10,12 @@ import attrs
 
 from ..core.model import Card, Player
 from ..engine.kernel import Game
-from ..game import BLANK_HP, HERO_CHOICES, HERO_CHOICES_AT_TEN, build_deck, choose_heroes, ruleset_heroes
-from ..modes.identity import IdentityMode, lord_bonus
+from ..game import build_deck, ruleset_heroes
+from ..modes import make_mode
+from ..modes.base import BLANK_HP
+from ..modes.identity import per_seat
 from .model import CardRef, Ruling, SeatSpec
 from .script import Script, ScriptFailure
-
-STARTING_HAND = 4  # seed 000 §4, as sgs_dsl.game.setup deals it
 
 
 def build_table(ruling: Ruling, library: Any) -> tuple[Game, Script]:
@@ -30,8 +30,9 @@ def build_table(ruling: Ruling, library: Any) -> tuple[Game, Script]:
                 return c
         raise ScriptFailure(f"{ref.text()} is not available in the deck")
 
+    mode = make_mode(library.ruleset(ruling.ruleset))
     dealt = ruling.setup and bool(library.ruleset(ruling.ruleset).heroes)
-    players = [_dealt_seat(spec) if dealt else _seat(spec, library, ruling) for spec in ruling.seats]
+    players = [_dealt_seat(spec) if dealt else _seat(spec, library, ruling, mode) for spec in ruling.seats]
     placed: list[tuple[Player, str, Card]] = []
     for spec, p in zip(ruling.seats, players, strict=True):
         placed += [(p, "hand", take(r)) for r in spec.hand]
@@ -40,7 +41,7 @@ def build_table(ruling: Ruling, library: Any) -> tuple[Game, Script]:
         placed += [(p, "pile:" + name, take(r)) for name, refs in spec.piles for r in refs]
     top = [take(r) for r in ruling.deck_top]
     discard = [take(r) for r in ruling.discard]
-    game = Game(library, players, [], [], IdentityMode(), 0, log=True)
+    game = Game(library, players, [], [], mode, 0, log=True)
     game.deck = list(reversed(pool)) + list(reversed(top))  # the first listed card is on top
     game.all_cards = list(deck)
     game.hero_pool = tuple(h.name for h in ruleset_heroes(library, ruling.ruleset))  # for unused_heroes()
@@ -61,11 +62,10 @@ def build_table(ruling: Ruling, library: Any) -> tuple[Game, Script]:
     return game, script
 
 
-def _seat(spec: SeatSpec, library: Any, ruling: Ruling) -> Player:
+def _seat(spec: SeatSpec, library: Any, ruling: Ruling, mode: Any) -> Player:
     hero = library.heroes.get(spec.hero) if spec.hero else None
     if ruling.setup:  # no heroes to deal: a blank hero, the lord's bonus from the mode
-        bonus = lord_bonus(len(ruling.seats)) if spec.role == "lord" else 0
-        max_hp = BLANK_HP + bonus
+        max_hp = mode.blank_hp(spec.role, len(ruling.seats))
     else:
         max_hp = spec.max_hp or (hero.hp if hero else (spec.hp or BLANK_HP))
     hp = spec.hp if spec.hp is not None else max_hp
@@ -89,12 +89,11 @@ def deal(game: Game, ruling: Ruling) -> None:
     rules = library.ruleset(ruling.ruleset)
     if rules.heroes:
         wanted = {s.seat - 1: library.heroes[s.hero] for s in ruling.seats if s.hero}
-        choose_heroes(game, rules.lords, ruleset_heroes(library, ruling.ruleset), _Dealer(game.players, wanted))
-    lord = next(p for p in game.players if p.role == "lord")
-    game.lines.append(f"身份局 {len(game.players)}人：主公是{lord.label()}（體力上限{lord.max_hp}）")
+        game.mode.choose_heroes(game, ruleset_heroes(library, ruling.ruleset), _Dealer(game.players, wanted))
+    game.lines.append(game.mode.opening(game))
     for spec, p in zip(ruling.seats, game.players, strict=True):
         if not spec.hand_given:
-            game.draw(p, STARTING_HAND)
+            game.draw(p, game.mode.starting_hand)
 
 
 @attrs.define
@@ -117,10 +116,10 @@ class _Dealer:
             slots = {0: self.wanted[lord.seat]} if lord.seat in self.wanted else {}
         else:
             others = [p for p in self.players if p is not lord]
-            per_seat = HERO_CHOICES_AT_TEN if len(self.players) == 10 else HERO_CHOICES
-            if len(heroes) < per_seat * len(others):  # as choose_heroes deals a small package
-                per_seat = len(heroes) // len(others)
-            slots = {i * per_seat: self.wanted[p.seat] for i, p in enumerate(others) if p.seat in self.wanted}
+            each = per_seat(len(self.players))
+            if len(heroes) < each * len(others):  # as choose_heroes deals a small package
+                each = len(heroes) // len(others)
+            slots = {i * each: self.wanted[p.seat] for i, p in enumerate(others) if p.seat in self.wanted}
         heroes[:] = _arranged(heroes, {i: h for i, h in slots.items() if h in heroes})
 
 

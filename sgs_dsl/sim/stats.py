@@ -1,4 +1,5 @@
-"""Statistics over a batch of finished games (pure functions, no engine imports)."""
+"""Statistics over a batch of finished games (pure functions, no engine imports). How a mode's
+results read (its outcomes, which sides share a win) comes from its data in core/modes.py."""
 
 from __future__ import annotations
 
@@ -8,17 +9,14 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..core.modes import MODE_SPECS
+
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_dsl.sim.batch import GameRecord
 
 #: Report keys that depend on the machine and the moment, not on the games played.
 TIMING_KEYS: tuple[str, ...] = ("elapsed_s", "games_per_s", "windows_per_s")
 
-#: Outcomes listed first, in this order, in every report; anything else follows sorted.
-KNOWN_OUTCOMES: tuple[str, ...] = ("lord", "rebel", "renegade", "draw")
-
-#: Which seat roles share a win. A winner not listed here wins alone (its own role).
-WINNING_ROLES: dict[str, frozenset[str]] = {"lord": frozenset({"lord", "loyalist"})}
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -41,15 +39,15 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def outcome_order(outcomes: Iterable[str]) -> list[str]:
-    """The known outcomes in their fixed order, then any others, sorted."""
-    seen = set(outcomes)
-    return list(KNOWN_OUTCOMES) + sorted(seen - set(KNOWN_OUTCOMES))
+def outcome_order(outcomes: Iterable[str], mode: str = "identity") -> list[str]:
+    """The mode's outcomes in their fixed order, then any others, sorted."""
+    known = MODE_SPECS[mode].outcomes
+    return list(known) + sorted(set(outcomes) - set(known))
 
 
-def seat_won(role: str, winner: str) -> bool:
-    """Did a seat with ``role`` win a game whose result is ``winner``?"""
-    return role in WINNING_ROLES.get(winner, frozenset({winner}))
+def seat_won(role: str, winner: str, mode: str = "identity") -> bool:
+    """Did a seat on side ``role`` win a game whose result is ``winner``?"""
+    return MODE_SPECS[mode].seat_won(role, winner)
 
 
 def _rate_row(wins: int, n: int) -> dict[str, Any]:
@@ -80,6 +78,7 @@ def summarize(
     seed: int,
     max_turns: int,
     elapsed_s: float,
+    mode: str = "identity",
 ) -> dict[str, Any]:
     """The report for one batch, as written by ``sgs simulate --json``.
 
@@ -93,10 +92,11 @@ def summarize(
     failed = [r for r in records if r.failed]
     counts = Counter(r.winner for r in clean)
     n = len(clean)
-    wins_by_role = {o: _rate_row(counts.get(o, 0), n) for o in outcome_order(counts)}
+    wins_by_role = {o: _rate_row(counts.get(o, 0), n) for o in outcome_order(counts, mode)}
 
     report: dict[str, Any] = {
         "ruleset": ruleset,
+        "mode": mode,
         "players": players,
         "games": len(records),
         "seed": seed,
@@ -119,7 +119,7 @@ def summarize(
         fired.update(dict(r.fired))
     if fired:
         report["fired"] = {name: fired[name] for name in sorted(fired, key=lambda k: (-fired[k], k))}
-    by_hero = wins_by_hero(clean)
+    by_hero = wins_by_hero(clean, mode)
     if by_hero:
         report["wins_by_hero"] = by_hero
     games_per_s = len(records) / elapsed_s if elapsed_s > 0 else 0.0
@@ -130,7 +130,7 @@ def summarize(
     return report
 
 
-def wins_by_hero(records: Sequence[GameRecord]) -> dict[str, dict[str, Any]]:
+def wins_by_hero(records: Sequence[GameRecord], mode: str = "identity") -> dict[str, dict[str, Any]]:
     """Per hero: games played and games its seat was on the winning side.
 
     Only filled when the engine reports heroes per seat (aligned with ``roles``); draws
@@ -144,7 +144,7 @@ def wins_by_hero(records: Sequence[GameRecord]) -> dict[str, dict[str, Any]]:
         for hero, role in zip(r.heroes, r.roles, strict=True):
             for name in hero if isinstance(hero, tuple) else (hero,):
                 played[name] += 1
-                if seat_won(role, r.winner):
+                if seat_won(role, r.winner, mode):
                     won[name] += 1
     out = {}
     for name in sorted(played, key=lambda h: (-played[h], h)):

@@ -1,0 +1,91 @@
+"""The mode layer: a mode owns everything a way of playing decides, and the kernel decides none
+of it. Who sits where and as what (roles, kingdoms, generals), how heroes are chosen and how
+much hp they start with, who plays first and in what order, what each seat may see of the
+others, what a death rewards or costs, when the game is won, and how its results read.
+
+A mode is a subclass of `Mode` (one module per mode under sgs_dsl/modes/) with its data in
+sgs_dsl/core/modes.py (name, player counts, options, outcomes). docs/modes.md walks through
+the hooks with identity and 國戰 as examples."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..core.model import Player
+from ..core.modes import ModeSpec
+
+BLANK_HP = 4  # a seat of a ruleset without heroes: a hero with 4 max hp and no skills
+
+
+class Mode:
+    """The hooks the game and the kernel call; the defaults are what most modes do."""
+
+    spec: ModeSpec
+    starting_hand = 4  # cards each seat draws before the first turn
+
+    def __init__(self, ruleset: Any = None):
+        self.ruleset = ruleset  # the ruleset being played (None for a table built by hand)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def option(self, name: str) -> Any:
+        """A mode option as the ruleset sets it, else its default."""
+        if self.ruleset is not None and name in self.ruleset.mode_options:
+            return self.ruleset.mode_options[name]
+        spec = self.spec.option(name)
+        return spec.default if spec is not None else None
+
+    # ------------------------------------------------------------ setup
+    def check_players(self, n: int) -> None:
+        low, high = self.spec.players
+        if not low <= n <= high:
+            raise ValueError(f"{self.spec.title} ({self.name}) seats {low} to {high} players, not {n}")
+
+    def seats(self, n: int, rng: random.Random, with_heroes: bool) -> list[Player]:
+        """The seats before heroes are chosen, in seat order (seat 0 first)."""
+        raise NotImplementedError
+
+    def choose_heroes(self, game: Any, pool: list[Any], rng: Any) -> None:
+        """Every seat gets its hero (or generals) from the pool; `rng` shuffles (a ruling's
+        table passes a dealer that arranges the candidates instead)."""
+        raise NotImplementedError
+
+    def opening(self, game: Any) -> str:
+        """The first line of the game's log, once the seats have their heroes."""
+        return f"{self.spec.title} {len(game.players)}人"
+
+    def first_player(self, game: Any) -> Player:
+        return game.players[0]
+
+    def next_player(self, game: Any, player: Player) -> Player:
+        return game.next_alive(player)
+
+    # ------------------------------------------------------------ during the game
+    def has_skill(self, player: Player, skill: Any) -> bool:
+        """Whether a skill of the player's hero is in play for them (the kernel caches this)."""
+        return True
+
+    def death_note(self, player: Player) -> str:
+        """What the log adds when a player dies (the role or kingdom shown then)."""
+        return ""
+
+    def check_victory(self, game: Any) -> None:
+        """Raise GameOver when the game is won; nothing otherwise."""
+
+    def after_death(self, game: Any, dead: Player, killer: Player | None) -> None:
+        """Rewards and penalties (獎懲), once the dead player's cards are gone."""
+
+    def visible_side(self, viewer: int, player: Player) -> str | None:
+        """What seat `viewer` knows of the player's side (role, kingdom); None: unknown."""
+        return player.role or None
+
+    # ------------------------------------------------------------ results
+    def side(self, game: Any, player: Player) -> str:
+        """The player's side when the game ends, for statistics (a role, a kingdom)."""
+        return player.role
+
+    def sides(self, game: Any) -> tuple[str, ...]:
+        return tuple(self.side(game, p) for p in game.players)

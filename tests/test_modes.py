@@ -1,0 +1,112 @@
+"""The mode layer: a mode owns what a way of playing decides (seats, heroes, order, rewards,
+victory, what seats see, how results read); the game and the kernel ask it. A new mode is a
+new module and its data, not a change of the game: shown here by a made-up mode."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sgs_dsl import modes
+from sgs_dsl.cli import main
+from sgs_dsl.compiler.library import check_paths, load_library
+from sgs_dsl.core import modes as specs
+from sgs_dsl.core.model import GameOver, Player
+from sgs_dsl.game import play_game
+from sgs_dsl.modes.base import BLANK_HP, Mode
+
+GAME_PY = Path(__file__).resolve().parents[1] / "sgs_dsl" / "game.py"
+
+
+def test_game_py_names_no_mode() -> None:
+    # its code (not its comments) says nothing only one mode decides: roles, lords, kingdoms
+    code = [n.value for n in ast.walk(ast.parse(GAME_PY.read_text(encoding="utf-8")))
+            if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    names = {n.id for n in ast.walk(ast.parse(GAME_PY.read_text(encoding="utf-8"))) if isinstance(n, ast.Name)}
+    assert not any(w in text for text in code[1:] for w in ("identity", "lord", "身份", "主公", "rebel"))
+    assert not names & {"IdentityMode", "deal_roles", "lord_bonus", "ROLE_TABLE"}
+
+
+def test_sgs_modes_lists_each_mode_with_its_players_and_options() -> None:
+    result = CliRunner().invoke(main, ["modes"])
+    assert result.exit_code == 0
+    assert "identity 身份局: 2-10 players" in result.output and "lords (heroes" in result.output
+
+
+def test_sgs_rulesets_shows_the_mode_and_its_options() -> None:
+    result = CliRunner().invoke(main, ["rulesets", "--json"])
+    standard = next(r for r in __import__("json").loads(result.output) if r["name"] == "standard")
+    assert standard["mode"] == "identity" and standard["mode_options"] == {"lords": ["曹操", "劉備", "孫權"]}
+
+
+def test_a_mode_option_the_mode_does_not_have_is_a_located_error(tmp_path: Path) -> None:
+    path = tmp_path / "r.sgs"
+    path.write_text('ruleset mine "測試" {\n  mode identity;\n  decks standard, ex;\n  generals 7;\n}\n',
+                    encoding="utf-8")
+    found = check_paths([path])
+    assert found and found[0].span.line == 4 and "unknown ruleset property 'generals' for mode identity" \
+        in found[0].message, [d.render() for d in found]
+
+
+def test_a_player_count_the_mode_does_not_seat_is_refused() -> None:
+    result = CliRunner().invoke(main, ["simulate", "-p", "11", "-g", "1"])
+    assert result.exit_code == 2 and "2 to 10 players, not 11" in result.output
+
+
+# ---------------------------------------------------------------- a mode of one's own
+
+LAST = specs.ModeSpec("last_standing", "混戰", (2, 4),
+                      (specs.ModeOption("reward", "int", 1, "cards drawn for a kill", low=0, high=5),),
+                      "everyone for themselves: the last player alive wins", ("survivor", "draw"))
+
+
+class LastStanding(Mode):
+    """Every seat its own side, a kill rewarded, the last one alive wins."""
+
+    spec = LAST
+
+    def seats(self, n: int, rng: random.Random, with_heroes: bool) -> list[Player]:
+        return [Player(i, f"鬥士{i + 1}", "male", BLANK_HP, BLANK_HP, "") for i in range(n)]
+
+    def check_victory(self, game) -> None:
+        alive = [p for p in game.players if p.alive]
+        if len(alive) == 1:
+            raise GameOver("survivor", f"{alive[0].label()}是最後的存活者")
+
+    def after_death(self, game, dead, killer) -> None:
+        if killer is not None and killer.alive:
+            game.draw(killer, self.option("reward"))
+
+    def side(self, game, player) -> str:
+        return "survivor" if player.alive else "fallen"
+
+
+@pytest.fixture
+def last_standing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    monkeypatch.setitem(specs.MODE_SPECS, LAST.name, LAST)
+    monkeypatch.setitem(modes.MODES, LAST.name, LastStanding)
+    path = tmp_path / "brawl.sgs"
+    path.write_text('ruleset brawl "混戰" {\n  mode last_standing;\n  decks standard, ex;\n  reward 3;\n}\n',
+                    encoding="utf-8")
+    return load_library([path])
+
+
+def test_a_new_mode_is_a_module_and_its_data(last_standing) -> None:
+    results = [play_game(last_standing, "brawl", 3, seed, max_turns=300, log=True) for seed in range(4)]
+    assert all(r.error is None and not r.violations for r in results), [r.error for r in results]
+    won = [r for r in results if r.winner == "survivor"]
+    assert won and all(r.roles.count("survivor") == 1 for r in won)
+    assert all(r.log[0] == "混戰 3人" for r in results)
+    assert all(any("摸3張牌" in line for line in r.log) for r in won)  # the ruleset's reward option
+
+
+def test_a_new_modes_options_are_checked_by_its_declaration(last_standing, tmp_path: Path) -> None:
+    path = tmp_path / "bad.sgs"
+    path.write_text('ruleset brawl2 "混戰" {\n  mode last_standing;\n  decks standard, ex;\n  reward 9;\n}\n',
+                    encoding="utf-8")
+    found = check_paths([path])
+    assert found and "'reward' needs one number from 0 to 5" in found[0].message and found[0].span.line == 4
