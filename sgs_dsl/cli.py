@@ -386,17 +386,20 @@ def check_heroes(library: Any, ruleset: str, players: int) -> None:
     """Every seat needs a hero of its own: a ruleset whose hero packages have fewer heroes
     than the table has seats is an error at the ruleset's definition (exit 1)."""
     from sgs_dsl.game import ruleset_heroes
+    from sgs_dsl.modes import make_mode
     from sgs_dsl.syntax.diagnostics import Diagnostic, SgsError
 
     rules = library.rulesets[ruleset]
     count = len(ruleset_heroes(library, ruleset))
-    if not rules.heroes or count >= players:
+    each = make_mode(rules).cards_per_seat
+    if not rules.heroes or count >= players * each:
         return
     heroes = f"{count} hero{'es' if count != 1 else ''}"
-    fewer = f", or play with --players {count} or fewer" if count >= 2 else ""
+    fewer = f", or play with --players {count // each} or fewer" if count // each >= 2 else ""
     raise SgsError([Diagnostic(
         rules.span,
-        f"ruleset '{ruleset}' has {heroes} for {players} players: every seat needs a hero of its own",
+        f"ruleset '{ruleset}' has {heroes} for {players} players: every seat needs "
+        + ("a hero of its own" if each == 1 else f"{each} of its own"),
         f"add a hero package to its `heroes`{fewer}",
         _source_line(rules.span),
     )])

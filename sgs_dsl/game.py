@@ -45,8 +45,8 @@ def build_deck(library: Any, ruleset: str) -> list[Card]:
 
 def ruleset_heroes(library: Any, ruleset: str) -> list[Any]:
     """The heroes of a ruleset's hero packages, in library order."""
-    packages = library.ruleset(ruleset).heroes
-    return [h for h in library.heroes.values() if h.package in packages]
+    rules = library.ruleset(ruleset)
+    return make_mode(rules).hero_pool(library, rules.heroes)
 
 
 def setup(library: Any, ruleset: str, players: int, seed: int, agents: list[Any] | None = None,
@@ -63,7 +63,7 @@ def setup(library: Any, ruleset: str, players: int, seed: int, agents: list[Any]
     agents = agents or [RandomAgent(rng.randrange(2**32)) for _ in range(players)]
     game = Game(library, seats, deck, agents, mode, rng.randrange(2**32), log)
     if rules.heroes:
-        pool = ruleset_heroes(library, ruleset)
+        pool = mode.hero_pool(library, rules.heroes)
         game.hero_pool = tuple(h.name for h in pool)
         mode.choose_heroes(game, pool, rng)
     game.log(mode.opening(game))

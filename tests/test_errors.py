@@ -110,7 +110,7 @@ CASES = [
      5, 1, "a new `card` starts here, but the '{' at line 1, column 21 is not closed yet", "add the missing '}'", "card"),
     ("one closing brace too many",
      card("  use play: self;\n") + "}\n",
-     4, 1, "unexpected '}'; expected 'card', 'deck', 'define', 'hero', 'procedure', 'ruleset', 'skill'", "closes nothing", "}"),
+     4, 1, "unexpected '}'; expected 'card', 'deck', 'define', 'general', 'hero', 'procedure', 'ruleset', 'skill'", "closes nothing", "}"),
     ("unexpected character",
      card("  use play: self;\n  effect { draw(target, 1) @ }\n"),
      3, 28, "unexpected character '@'; expected ';'", "end with ';'", "@"),

@@ -93,3 +93,11 @@ def test_recast_offered_only_with_a_card_to_make_it(library) -> None:
     assert [o.label for o in game.recast_options(game.players[0])] == ["【試環】當【鐵索連環】重鑄"]
     game = table(library, ("試環",), ["閃 ♦2"])
     assert game.recast_options(game.players[0]) == []
+
+
+def test_a_name_is_declared_from_the_cards_the_game_is_played_with(library) -> None:
+    # the table's deck is the 108 cards of the standard and EX decks: no 火殺, 酒, 鐵索連環
+    game = table(library, ("試惑",), ["桃 ♥3"])
+    names = {label.split("【")[2].split("】")[0] for label, _, sub in game.castable(game.players[0], "play")
+             if sub[0] == "view_as"}
+    assert "殺" in names and not names & {"火殺", "雷殺", "酒", "鐵索連環", "火攻"}

@@ -110,3 +110,21 @@ def test_a_new_modes_options_are_checked_by_its_declaration(last_standing, tmp_p
                     encoding="utf-8")
     found = check_paths([path])
     assert found and "'reward' needs one number from 0 to 5" in found[0].message and found[0].span.line == 4
+
+
+def test_the_examples_of_docs_modes_are_real_or_check_with_the_library(tmp_path: Path) -> None:
+    import re
+
+    from sgs_dsl.resources import library_files
+
+    text = (GAME_PY.parents[1] / "docs" / "modes.md").read_text(encoding="utf-8")
+    known = "\n".join(p.read_text(encoding="utf-8") for p in library_files())
+    blocks = re.findall(r"^```sgs\n(.*?)^```$", text, flags=re.S | re.M)
+    assert len(blocks) >= 2
+    for i, block in enumerate(blocks):
+        if all(line in known for line in block.strip().splitlines()):
+            continue
+        path = tmp_path / f"example{i}.sgs"
+        path.write_text(block, encoding="utf-8")
+        found = check_paths([*library_files(), path])
+        assert found == [], "\n\n".join(d.render() for d in found)

@@ -368,6 +368,7 @@ class Compiler:
             self.error(m.pattern.span, f"`{name}` is not about a card: it takes no card pattern",
                        "a pattern fits " + ", ".join(f"`{n}(...)`" for n in CARD_MODIFIERS))
         scope = Scope({"you": "player", "user": "player", "card": "card"} if name == "targets" else {"you": "player"})
+        subject = self.modifier_subject(m, scope)  # issue 12: `for others`, `player` the one bound
         if isinstance(m.value, ast.Var) and m.value.name == "unlimited":
             if name not in ("limit", "trick_distance", "hand_limit") or m.op != "=" or (
                     name == "hand_limit" and m.pattern is None):
@@ -389,7 +390,17 @@ class Compiler:
             if want == "bool" and (m.op != "=" or m.pattern is not None):
                 self.error(m.span, "`survive` is set, for no card: `modify survive = true when ...`")
         cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
-        return ModifierDef(name, matches, m.op, value, cond)
+        return ModifierDef(name, matches, m.op, value, cond, subject=subject)
+
+    def modifier_subject(self, m: ast.Modifier, scope: Scope) -> str:
+        """Whom a modifier binds; with a subject, `player` names the player bound."""
+        if m.subject is None:
+            return "you"
+        if m.subject.text not in FORBID_SUBJECTS:
+            self.error(m.subject.span, f"unknown modifier subject '{m.subject.text}'",
+                       did_you_mean(m.subject.text, FORBID_SUBJECTS) or "subjects: " + ", ".join(FORBID_SUBJECTS))
+        scope.vars["player"] = "player"
+        return m.subject.text
 
     def view_as(self, m: ast.ViewAs, skill: str) -> ViewAsDef | None:
         return viewas_check.compile_view_as(self, m, skill)

@@ -25,6 +25,7 @@ RULESET_PROPS = ("mode", "decks", "heroes", "max_turns")
 
 SUIT_SIGNS = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
 HERO_PROPS = ("kingdom", "gender", "hp", "skills")
+GENERAL_PROPS = ("kingdom", "gender", "hp_half", "skills", "companions")
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(i): i for i in range(1, 14)}}
 
 
@@ -46,6 +47,21 @@ class Hero:
     package: str = ""  # the stem of the file that defines it: heroes/standard.sgs -> standard
 
 
+@attrs.define(eq=False)
+class General:
+    """A 國戰 general card (武將牌): two of one kingdom make a player (seed 001)."""
+
+    name: str
+    id: str
+    kingdom: str
+    gender: str
+    hp_half: int  # half yin-yang fish: a player's max hp is the two generals' halves, halved and floored
+    skills: tuple[Skill, ...]
+    span: Span
+    package: str = ""
+    companions: frozenset[str] = frozenset()  # 珠聯璧合: the generals it pairs with (symmetric)
+
+
 @attrs.define
 class Library:
     cards: dict[str, CardKind]  # by Traditional name
@@ -57,6 +73,7 @@ class Library:
     piles: dict[str, bool] = attrs.field(factory=dict)  # pile name -> public
     history_used: bool = False  # some text queries the history of moves
     warnings: tuple[Diagnostic, ...] = ()  # what loads but looks like a slip (an unused `let`)
+    generals: dict[str, General] = attrs.field(factory=dict)  # 國戰 general cards, by name
 
     @property
     def default_ruleset(self) -> str:
@@ -158,10 +175,12 @@ class _Builder:
                 _inherit(kind, kind.like)
         skills = self.skills()
         heroes = self.heroes(skills)
+        generals = self.generals(skills)
         state_check.check_names(self.c, skills, heroes)  # skills and heroes named by text
         decks = self.decks()
-        rulesets = self.rulesets(decks, heroes)
-        return Library(cards, decks, rulesets, skills, heroes, (), moves_check.pile_table(self.c), self.c.history_used)
+        rulesets = self.rulesets(decks, heroes, {g.package for g in generals.values()})
+        return Library(cards, decks, rulesets, skills, heroes, (), moves_check.pile_table(self.c), self.c.history_used,
+                       generals=generals)
 
     def skills(self) -> dict[str, Skill]:
         skills = {}
@@ -182,58 +201,103 @@ class _Builder:
     def heroes(self, skills: dict[str, Skill]) -> dict[str, Hero]:
         heroes = {}
         for d in self.defs(ast.HeroDef):
-            if not self.unique("hero", d.name):
+            if d.general or not self.unique("hero", d.name):
                 continue
-            props: dict[str, ast.Prop] = {}
-            for p in d.props:
-                if p.name.text not in HERO_PROPS:
-                    self.c.error(p.name.span, f"unknown hero property '{p.name.text}'",
-                                 did_you_mean(p.name.text, HERO_PROPS) or "properties: " + ", ".join(HERO_PROPS))
-                elif p.name.text in props:
-                    self.c.error(p.name.span, f"'{p.name.text}' is given twice",
-                                 f"first given at {props[p.name.text].name.span}")
-                else:
-                    props[p.name.text] = p
-                    if p.name.text != "skills" and len(p.values) != 1:
-                        self.c.error(p.values[1].span, f"'{p.name.text}' takes one value, got {len(p.values)}")
-            hp_value = 4
-            if "hp" in props:
-                value = props["hp"].values[0]
-                if isinstance(value, ast.Int) and value.value >= 1:
-                    hp_value = value.value
-                else:
-                    self.c.error(value.span, "'hp' needs a number of at least 1", "e.g. `hp 4;`")
-            gender = "male"
-            if "gender" in props:
-                value = props["gender"].values[0]
-                gender = getattr(value, "text", "")
-                if gender not in ("male", "female"):
-                    self.c.error(value.span, f"unknown gender '{_show(value)}'",
-                                 did_you_mean(gender, ("male", "female")) or "male or female")
-            kingdom = ""
-            if "kingdom" in props:
-                value = props["kingdom"].values[0]
-                kingdom = getattr(value, "text", "")
-                if not isinstance(value, ast.Name):
-                    self.c.error(value.span, "a kingdom is a name, e.g. `kingdom 魏;`")
-                elif kingdom not in schema.KINGDOMS and kingdom.lower() not in schema.KINGDOMS:
-                    self.c.error(value.span, f"unknown kingdom '{kingdom}'",
-                                 did_you_mean(kingdom, schema.KINGDOMS) or "kingdoms: 魏 蜀 吳 群 神 (or wei shu wu qun god)")
-                else:
-                    kingdom = schema.KINGDOMS.get(kingdom) or schema.KINGDOMS[kingdom.lower()]
-            hero_skills = []
-            known = sorted({s.name for s in skills.values()} | {s.id for s in skills.values()})
-            for v in props["skills"].values if "skills" in props else ():
-                s = skills.get(normalize(getattr(v, "text", ""))) or skills.get(getattr(v, "text", "").lower())
-                if s is None:
-                    self.c.error(v.span, f"unknown skill '{_show(v)}'",
-                                 did_you_mean(getattr(v, "text", ""), known)
-                                 or f"define it first: `skill {_show(v)} some_id {{ ... }}`")
-                else:
-                    hero_skills.append(s)
-            heroes[d.name.text] = Hero(d.name.text, d.id.text, kingdom, gender, hp_value, tuple(hero_skills), d.span,
-                                       Path(d.span.file).stem)
+            props = self.props(d, HERO_PROPS)
+            hp_value = self.count_prop(props, "hp", 4, "e.g. `hp 4;`")
+            heroes[d.name.text] = Hero(d.name.text, d.id.text, self.kingdom(props), self.gender(props), hp_value,
+                                       self.skill_list(props, skills), d.span, Path(d.span.file).stem)
         return heroes
+
+    def generals(self, skills: dict[str, Skill]) -> dict[str, General]:
+        """The 國戰 general cards (武將牌): hp in yin-yang halves, companions (珠聯璧合) by name."""
+        generals: dict[str, General] = {}
+        companions: dict[str, list[ast.Name]] = {}
+        for d in self.defs(ast.HeroDef):
+            if not d.general or not self.unique("general", d.name):
+                continue
+            props = self.props(d, GENERAL_PROPS)
+            halves = self.count_prop(props, "hp_half", 4, "half yin-yang fish: `hp_half 3;` is 1.5 fish")
+            generals[d.name.text] = General(d.name.text, d.id.text, self.kingdom(props), self.gender(props), halves,
+                                            self.skill_list(props, skills), d.span, Path(d.span.file).stem)
+            companions[d.name.text] = [v for v in props["companions"].values] if "companions" in props else []
+        by_key = {normalize(g.name): g for g in generals.values()} | {g.id.lower(): g for g in generals.values()}
+        for name, refs in companions.items():
+            for v in refs:
+                text = str(getattr(v, "text", ""))
+                mate = by_key.get(normalize(text)) or by_key.get(text.lower())
+                if mate is None:
+                    self.c.error(v.span, f"unknown general '{_show(v)}'",
+                                 did_you_mean(text, list(generals)) or "companions are generals of the library")
+                elif mate.kingdom != generals[name].kingdom:
+                    self.c.error(v.span, f"{name} and {mate.name} are not of one kingdom",
+                                 "companions (珠聯璧合) share a kingdom (seed 001)")
+                else:  # the relation is symmetric: naming it on one card is enough
+                    generals[name].companions |= {mate.name}
+                    mate.companions |= {name}
+        return generals
+
+    def props(self, d: ast.HeroDef, allowed: tuple[str, ...]) -> dict[str, ast.Prop]:
+        what = "general" if d.general else "hero"
+        props: dict[str, ast.Prop] = {}
+        for p in d.props:
+            if p.name.text not in allowed:
+                self.c.error(p.name.span, f"unknown {what} property '{p.name.text}'",
+                             did_you_mean(p.name.text, allowed) or "properties: " + ", ".join(allowed))
+            elif p.name.text in props:
+                self.c.error(p.name.span, f"'{p.name.text}' is given twice",
+                             f"first given at {props[p.name.text].name.span}")
+            else:
+                props[p.name.text] = p
+                if p.name.text not in ("skills", "companions") and len(p.values) != 1:
+                    self.c.error(p.values[1].span, f"'{p.name.text}' takes one value, got {len(p.values)}")
+        return props
+
+    def count_prop(self, props: dict[str, ast.Prop], name: str, default: int, hint: str) -> int:
+        if name not in props:
+            return default
+        value = props[name].values[0]
+        if isinstance(value, ast.Int) and value.value >= 1:
+            return value.value
+        self.c.error(value.span, f"'{name}' needs a number of at least 1", hint)
+        return default
+
+    def gender(self, props: dict[str, ast.Prop]) -> str:
+        if "gender" not in props:
+            return "male"
+        value = props["gender"].values[0]
+        gender = getattr(value, "text", "")
+        if gender not in ("male", "female"):
+            self.c.error(value.span, f"unknown gender '{_show(value)}'",
+                         did_you_mean(gender, ("male", "female")) or "male or female")
+        return gender
+
+    def kingdom(self, props: dict[str, ast.Prop]) -> str:
+        if "kingdom" not in props:
+            return ""
+        value = props["kingdom"].values[0]
+        kingdom = getattr(value, "text", "")
+        if not isinstance(value, ast.Name):
+            self.c.error(value.span, "a kingdom is a name, e.g. `kingdom 魏;`")
+        elif kingdom not in schema.KINGDOMS and kingdom.lower() not in schema.KINGDOMS:
+            self.c.error(value.span, f"unknown kingdom '{kingdom}'",
+                         did_you_mean(kingdom, schema.KINGDOMS) or "kingdoms: 魏 蜀 吳 群 神 (or wei shu wu qun god)")
+        else:
+            return schema.KINGDOMS.get(kingdom) or schema.KINGDOMS[kingdom.lower()]
+        return kingdom
+
+    def skill_list(self, props: dict[str, ast.Prop], skills: dict[str, Skill]) -> tuple[Skill, ...]:
+        found = []
+        known = sorted({s.name for s in skills.values()} | {s.id for s in skills.values()})
+        for v in props["skills"].values if "skills" in props else ():
+            s = skills.get(normalize(getattr(v, "text", ""))) or skills.get(getattr(v, "text", "").lower())
+            if s is None:
+                self.c.error(v.span, f"unknown skill '{_show(v)}'",
+                             did_you_mean(getattr(v, "text", ""), known)
+                             or f"define it first: `skill {_show(v)} some_id {{ ... }}`")
+            else:
+                found.append(s)
+        return tuple(found)
 
     def decks(self) -> dict[str, list[tuple[CardKind, str, int]]]:
         decks = {}
@@ -257,7 +321,7 @@ class _Builder:
             decks[d.name.text] = cards
         return decks
 
-    def rulesets(self, decks, heroes) -> dict[str, Ruleset]:
+    def rulesets(self, decks, heroes, general_packages: set[str] = frozenset()) -> dict[str, Ruleset]:
         rulesets = {}
         for d in self.defs(ast.RulesetDef):
             if not self.unique("ruleset", d.name):
@@ -272,7 +336,7 @@ class _Builder:
             deck_names: list[str] = []
             hero_packages: list[str] = []
             lords: list[str] = []
-            packages = sorted({h.package for h in heroes.values()})
+            packages = sorted({h.package for h in heroes.values()} | set(general_packages))
             options = {}
             for p in d.props:
                 key = p.name.text

@@ -99,12 +99,15 @@ def ask_play(ctx: Ctx, player, card, count=1) -> bool:
     return all(ctx.game.ask_for(player, kind, matcher, "play") for _ in range(max(1, count)))
 
 
-def cancel(ctx: Ctx, use) -> None:
-    if use is not None:
-        key = use.key(use.current)
-        use.need[key] = use.need.get(key, 1) - 1
-        if use.need[key] <= 0:
-            use.cancelled.add(key)
+def cancel(ctx: Ctx, use, **kw) -> None:
+    if use is None:
+        return
+    key = use.key(use.current)
+    if kw.get("for") is not None:  # several targets at once: the others listed, outright
+        use.cancelled.update(use.key(p) for p in kw["for"] if p in use.targets and p is not use.current)
+    use.need[key] = use.need.get(key, 1) - 1
+    if use.need[key] <= 0:
+        use.cancelled.add(key)
 
 
 def hit(ctx: Ctx, use) -> None:
@@ -147,6 +150,10 @@ def provide(ctx: Ctx, card, by=None) -> bool:
 
 def in_range(ctx: Ctx, a, b) -> bool:
     return ctx.game.in_range(a, b)
+
+
+def opposite_gender(ctx: Ctx, a, b) -> bool:
+    return bool(a.gender) and bool(b.gender) and a.gender != b.gender
 
 
 def distance(ctx: Ctx, a, b) -> int:
@@ -448,6 +455,28 @@ def history(ctx: Ctx, player, kind, period) -> list:
 
 def damage_history(ctx: Ctx, player, kind, period) -> int:
     return ctx.game.history.damage(ctx.game.damage_log, player, kind, period)
+
+
+# issue 12: kingdoms, read from Player.kingdom only (the mode sets it; "" while unknown)
+CAREERIST = "careerist"  # 野心家: a kingdom of their own, the same as nobody's
+
+
+def kingdom_known(ctx: Ctx, player) -> bool:
+    return player.kingdom != ""
+
+
+def same_kingdom(ctx: Ctx, a, b) -> bool:
+    return a.kingdom != "" and a.kingdom == b.kingdom and a.kingdom != CAREERIST
+
+
+def kingdom_players(ctx: Ctx, player) -> list:
+    if player.kingdom == "":
+        return []
+    return [p for p in ctx.game.seat_order() if p is player or same_kingdom(ctx, player, p)]
+
+
+def look_at(ctx: Ctx, player, cards) -> None:
+    ctx.game.log(f"{player.label()}觀看" + ("、".join(c.label() for c in cards) or "（無牌）"))
 
 
 # The arguments that say how many times an effect acts (cards drawn, answers asked for,

@@ -61,6 +61,7 @@ USE_FIELDS = {
     "user": ("player", lambda u: u.user),
     "targets": ("players", lambda u: list(u.targets)),
     "damage_bonus": ("int", lambda u: u.damage_bonus),
+    "current_target": ("player?", lambda u: u.current),  # issue 12: whom it is resolving on now
 }
 
 DAMAGE_FIELDS = {
@@ -270,7 +271,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "a use asked for by text never counts against the play-phase limit)"),
     Builtin("ask_play", (P("player", "player"), P("card", "pattern")), {"count": ("int", 1)}, "bool",
             "ask the player to play out (打出) a matching card (`count:` that many, one after another)"),
-    Builtin("cancel", (P("use", "use?"),), {}, "none", "cancel (抵消) a card for the target it is resolving on"),
+    Builtin("cancel", (P("use", "use?"),), {"for": ("players", None)}, "none",
+            "cancel (抵消) a card for the target it is resolving on; `for:` also, outright, for each of "
+            "these players among its targets still to resolve"),
     Builtin("hit", (P("use", "use"),), {}, "none", "undo a cancellation: the card takes effect after all"),
     Builtin("invalidate", (P("use", "use"),), {}, "none", "the card has no effect on the current target"),
     Builtin("ignore_armor", (P("use", "use"), P("player", "player")), {}, "none",
@@ -282,6 +285,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "in an `asked` window: count as having used or played the card asked for; `by:` another "
             "player plays out (打出) a real matching card for it (true when they did)", needs="asked"),
     Builtin("in_range", (P("a", "player"), P("b", "player")), {}, "bool", "b is within a's attack range"),
+    Builtin("opposite_gender", (P("a", "player"), P("b", "player")), {}, "bool",
+            "a and b are of opposite genders (異性); a player with no gender (國戰: no general face up) is of none"),
     Builtin("distance", (P("a", "player"), P("b", "player")), {}, "int", "the distance from a to b"),
     Builtin("count", (P("items", "list"),), {}, "int", "how many items"),
     Builtin("attack_range", (P("player", "player"),), {}, "int",
@@ -434,4 +439,14 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("damage_history", (P("player", "player"), P("kind", "damage_kind"), P("period", "period")), {},
             "int", "how much damage the player dealt or took this phase, turn or round: "
             "damage_history(you, taken, turn)"),
+    # issue 12: kingdoms, in every mode (a face-down 國戰 player's kingdom is unknown: "")
+    Builtin("kingdom_known", (P("player", "player"),), {}, "bool", "the player's kingdom is known"),
+    Builtin("same_kingdom", (P("a", "player"), P("b", "player")), {}, "bool",
+            "a and b are of one kingdom: both known, equal, and neither a careerist (野心家)"),
+    Builtin("kingdom_players", (P("player", "player"),), {}, "players",
+            "the living players of the player's kingdom, the player included, in seat order from the "
+            "current player: empty when the kingdom is unknown, the player alone for a careerist"),
+    Builtin("look_at", (P("player", "player"), P("cards", "cards")), {}, "none",
+            "the player looks at the cards (觀看: another's hand cards, for one): only they see them; "
+            "the log names the cards"),
 )}

@@ -64,6 +64,7 @@ class ModifierDef:
     value: Fn  # ctx -> int or None (unlimited)
     cond: Fn | None
     skill: str = ""  # whose modifier: credited in statistics when it changes an outcome
+    subject: str = "you"  # issue 12: who is bound: you / others / all (engine.bound_modifiers)
 
 
 @attrs.frozen(slots=True)

@@ -51,4 +51,14 @@ IDENTITY = ModeSpec(
     {"lord": frozenset({"lord", "loyalist"})},
 )
 
-MODE_SPECS: dict[str, ModeSpec] = {m.name: m for m in (IDENTITY,)}
+HEGEMONY = ModeSpec(
+    "hegemony", "國戰", (2, 12),
+    (ModeOption("generals", "int", 0, "generals dealt to each player (0: 7, or 5 at 9-12 players, seed 001)",
+                low=0, high=12),),
+    "dual generals of one kingdom, face down (seed 001); a general shows as its owner's turn starts or when "
+    "one of its skills is invoked; the kingdom is decided on the first reveal, a careerist past half the "
+    "players; rewards by kingdom; victory once every living player's kingdom is known",
+    ("wei", "shu", "wu", "qun", "careerist", "draw"),
+)
+
+MODE_SPECS: dict[str, ModeSpec] = {m.name: m for m in (IDENTITY, HEGEMONY)}

@@ -26,6 +26,7 @@ from ..core.model import (
 )
 from ..core.windows import WINDOW_BY_ID
 from .attached import AttachedMixin  # issue 10: actions for others
+from .bound_modifiers import Bound, bound_modifiers, index_bound  # issue 12: modifiers for others
 from .choices import ChoicesMixin
 from .damage_rules import DamageRulesMixin
 from .decisions import Option, Request
@@ -92,6 +93,8 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self._rules: tuple[Skill, ...] | None = None
         self._skills: dict[int, list[Skill]] = {}  # seat -> skills, until changed_skills()
         self._modifier_seats: dict[str, frozenset[int]] | None = None
+        self._deck_kinds: frozenset[CardKind] | None = None
+        self._bound: Bound = {}  # modifiers with a subject, by name and bound seat (with the index)
         self.set_aside: frozenset[int] = frozenset()  # equipped cards being converted right now
         self.asker = ""  # the skill or card whose text is running: it asks the text's questions
         self.departed: Player | None = None  # the dead player whose 死亡時 is open
@@ -204,6 +207,12 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
                                 if k.skill is not None and k.skill.rule)
         return self._rules
 
+    def deck_kinds(self) -> frozenset[CardKind]:
+        """The kinds of card this game is played with (its deck)."""
+        if self._deck_kinds is None:
+            self._deck_kinds = frozenset(c.kind for c in self.all_cards)
+        return self._deck_kinds
+
     def armor_ignored(self, p: Player) -> bool:
         return any(p.seat in u.armor_off for u in self.use_stack)
 
@@ -222,7 +231,9 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         for p in self.players:
             for skill in self.skills_of(p, suppressed=True):
                 for m in skill.modifiers:
-                    seats.setdefault(m.name, set()).add(p.seat)
+                    if m.subject == "you":
+                        seats.setdefault(m.name, set()).add(p.seat)
+        self._bound = index_bound(self, seats)  # `for others` / `for all`: the seats they bind
         self._modifier_seats = {name: frozenset(s) for name, s in seats.items()}
         return self._modifier_seats
 
@@ -232,8 +243,9 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             if aside and self.equip_skill_uid(p, skill) in aside:
                 continue
             for m in skill.modifiers:
-                if m.name == name:
+                if m.name == name and m.subject == "you":
                     yield m
+        yield from bound_modifiers(self, self._bound, p, name)
 
     @staticmethod
     def equip_skill_uid(p: Player, skill: Skill) -> int:
@@ -348,6 +360,8 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             if trig.optional and not self.confirm(p, "是否發動？", INVOKE, NOT_INVOKE, skill.name):
                 self.log(f"{p.label()}不發動【{skill.name}】")
                 continue
+            if trig.optional and self.mode.hides_skills:
+                self.mode.on_invoke(self, p, skill)  # a face-down general is shown, then the skill acts
             self._fire(p, skill, trig, ctx, self._times(trig, variables))
 
     @staticmethod
@@ -413,6 +427,8 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             return None
         if skill.slot == "armor" and self.armor_ignored(p):
             return None
+        if self.mode.hides_skills and not trig.optional and self.mode.hidden(p, skill):
+            return None  # a skill on a face-down general acts only when invoked
         ctx = Ctx(self, {"you": p, **variables})
         if trig.cond is not None and not trig.cond(ctx):
             return None

@@ -126,6 +126,7 @@ class TurnMixin:
             if self.history.on:
                 self.history.start("phase", len(self.damage_log))
             self.budget.new_action()
+            self.mode.phase_starting(self, player, phase)  # 國戰: generals shown as the turn starts
             self.open_window("phase_start", {"phase": info})
             if phase in player.skipped:
                 self.skipped_log.append((player, phase))  # skipped as it started
@@ -224,6 +225,8 @@ class TurnMixin:
         if kind == "active":
             skill, act = subcards
             player.used[ACTIVE_KEY + skill.name] = player.used.get(ACTIVE_KEY + skill.name, 0) + 1
+            if self.mode.hides_skills:
+                self.mode.on_invoke(self, player, skill)
             self.spend(player, skill)
             self.log(f"{player.label()}發動【{skill.name}】")
             self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
@@ -252,7 +255,7 @@ class TurnMixin:
     def recast_as(self, player: Player, va: Any) -> None:
         kind = self.library.cards[va.kind_name]
         cards = self.pick_for(player, va, f"選擇當【{kind.name}】重鑄的牌")
-        self.fired[va.skill] = self.fired.get(va.skill, 0) + 1
+        self.invoked(player, va.skill)
         self.log(f"{player.label()}發動【{va.skill}】，將{'、'.join(c.label() for c in cards)}當【{kind.name}】重鑄")
         self.recast(player, cards, kind.recast)
 

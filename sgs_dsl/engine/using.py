@@ -69,6 +69,8 @@ class UsingMixin:
                 if ("play" if playing_out else "use") not in va.modes:
                     continue
                 kinds = [self.library.cards[name] for name in va.kind_names]  # one, or each name declarable
+                if va.declared:  # a name is declared from the cards this game is played with
+                    kinds = [k for k in kinds if k in self.deck_kinds()]
                 if not playing_out:
                     kinds = [k for k in kinds if use_mode(k, context) is not None]
                 if not kinds or (va.cond is not None and not va.cond(Ctx(self, {"you": p}))):
@@ -121,9 +123,17 @@ class UsingMixin:
             return subcards
         va = subcards[1]
         chosen = self.pick_for(p, va, f"選擇當【{kind.name}】的牌")
+        self.invoked(p, va.skill)
         self.log(f"{p.label()}發動【{va.skill}】" + (f"，扣置{len(chosen)}張牌" if va.face_down else ""))
-        self.fired[va.skill] = self.fired.get(va.skill, 0) + 1
         return tuple(chosen)
+
+    def invoked(self, p: Player, skill_name: str) -> None:
+        """A conversion of a skill is invoked: counted, and (國戰) its face-down general shown."""
+        self.fired[skill_name] = self.fired.get(skill_name, 0) + 1
+        if self.mode.hides_skills:
+            skill = next((s for s in self.skills_of(p) if s.name == skill_name), None)
+            if skill is not None:
+                self.mode.on_invoke(self, p, skill)
 
     def pick_for(self, p: Player, va: Any, prompt: str) -> list[Card]:
         """The cards of a conversion, picked one by one, its rule across them kept."""
@@ -296,7 +306,8 @@ class UsingMixin:
 
     def _resolve_use(self, use: Use) -> None:
         kind = use.card.kind
-        base = {"use": use, "card": use.card, "user": use.user}
+        # the card it answers, for every block and window (a counter's `prepare` reads it)
+        base = {"use": use, "card": use.card, "user": use.user, "responded": use.responded}
         self.open_window("using", {**base, "target": None})
         for window in ("specifying", "targeted", "after_specify", "after_targeted"):
             for t in list(use.targets):

@@ -129,6 +129,8 @@ class ZonesMixin:
     def draw(self, player: Player, n: int) -> list[Card]:
         """The player draws n cards from the deck top as one move; then 摸牌後 (`drawn`), opened
         only when a living player's skill listens to it (`sgs windows` says so)."""
+        if not player.alive:  # text that killed its own player goes on: the dead draw nothing
+            return []
         cards = self.deck_cards(n)
         if not cards:
             return cards

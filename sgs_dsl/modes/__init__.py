@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Mode
+from .hegemony import HegemonyMode
 from .identity import IdentityMode
 
-MODES: dict[str, type[Mode]] = {m.spec.name: m for m in (IdentityMode,)}
+MODES: dict[str, type[Mode]] = {m.spec.name: m for m in (IdentityMode, HegemonyMode)}
 
 
 def make_mode(ruleset: Any) -> Mode:

@@ -23,6 +23,8 @@ class Mode:
 
     spec: ModeSpec
     starting_hand = 4  # cards each seat draws before the first turn
+    hides_skills = False  # some of a player's skills are on face-down cards (國戰): see `hidden`
+    cards_per_seat = 1  # hero cards a seat takes (國戰: two generals)
 
     def __init__(self, ruleset: Any = None):
         self.ruleset = ruleset  # the ruleset being played (None for a table built by hand)
@@ -63,10 +65,25 @@ class Mode:
     def next_player(self, game: Any, player: Player) -> Player:
         return game.next_alive(player)
 
+    def hero_pool(self, library: Any, packages: tuple[str, ...]) -> list[Any]:
+        """The cards heroes are chosen from: the heroes of the ruleset's packages."""
+        return [h for h in library.heroes.values() if h.package in packages]
+
+    def phase_starting(self, game: Any, player: Player, phase: str) -> None:
+        """Before a phase's start window (國戰: reveal generals as the preparation phase starts)."""
+
     # ------------------------------------------------------------ during the game
     def has_skill(self, player: Player, skill: Any) -> bool:
         """Whether a skill of the player's hero is in play for them (the kernel caches this)."""
         return True
+
+    def hidden(self, player: Player, skill: Any) -> bool:
+        """The skill is on a face-down card: it may be invoked (which shows the card first), but
+        nothing of it acts by itself (with `hides_skills`)."""
+        return False
+
+    def on_invoke(self, game: Any, player: Player, skill: Any) -> None:
+        """The player invokes a skill by choice, before it acts (國戰: its general is shown)."""
 
     def death_note(self, player: Player) -> str:
         """What the log adds when a player dies (the role or kingdom shown then)."""

@@ -69,6 +69,13 @@ def _observed(game: Game, check: Check, player: Any, winner: str) -> tuple[Any, 
     if kind == "skills":
         have = [s.name for s in player.skills if game.mode.has_skill(player, s)]
         return sorted(have), sorted(value), f"seat {seat} skills"
+    if kind == "kingdom":
+        return player.kingdom or "none", value or "none", f"seat {seat} kingdom"
+    if kind == "shown":
+        shown = getattr(game.mode, "generals", {}).get(player.seat)
+        face_up = tuple(shown.shown) if shown is not None else (False, False)
+        word = {(False, False): "none", (True, False): "head", (False, True): "deputy", (True, True): "both"}[face_up]
+        return word, value, f"seat {seat} shown"
     if kind == "mark":
         name, count = value
         return player.marks.get(name, 0), count, f"seat {seat} mark {name}"

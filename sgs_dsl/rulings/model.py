@@ -44,6 +44,7 @@ class SeatSpec:
     span: Span
     hand_given: bool = True  # `setup` deals a starting hand to the seats whose hand is left out
     piles: tuple[tuple[str, tuple[CardRef, ...]], ...] = ()  # (pile name, its cards)
+    generals: tuple[str, str, str] | None = None  # 國戰: head, deputy, which are shown (none/head/deputy/both)
 
 
 @attrs.frozen

@@ -10,7 +10,9 @@ from typing import Any
 from lark import Token, Tree
 
 from ..compiler.library import RANKS, load_library
+from ..compiler.schema import KINGDOMS
 from ..core.model import PHASE_ZH, PHASES, RANK_FACE, SUIT_ZH
+from ..core.modes import MODE_SPECS
 from ..game import ruleset_heroes
 from ..syntax.diagnostics import Diagnostic, SgsError, Span, did_you_mean
 from ..syntax.names import normalize
@@ -21,7 +23,10 @@ from .model import CardRef, Check, DamageRef, Ruling, Run, SeatSpec, Step
 ROLES = {"lord": "lord", "loyalist": "loyalist", "rebel": "rebel", "renegade": "renegade",
          "主公": "lord", "忠臣": "loyalist", "反賊": "rebel", "反贼": "rebel", "內奸": "renegade", "内奸": "renegade"}
 PHASE_WORDS = {**{p: p for p in PHASES}, **{zh: p for p, zh in PHASE_ZH.items()}}
-WINNERS = ("lord", "rebel", "renegade", "draw", "none")
+WINNERS = tuple(dict.fromkeys([o for m in MODE_SPECS.values() for o in m.outcomes] + ["none"]))
+SHOWN = {"none": "none", "head": "head", "deputy": "deputy", "both": "both", "主將": "head", "副將": "deputy"}
+KINGDOM_WORDS = {**{k: v for k, v in KINGDOMS.items() if v != "god"}, "careerist": "careerist", "野心家": "careerist",
+                 "none": ""}
 NATURES = ("normal", "fire", "thunder")
 # The answers a script gives (each names the seat asked first), and the claims it makes.
 ANSWER_STEPS = ("answer", "uses", "plays", "invokes", "declines", "picks", "chooses", "ends")
@@ -163,7 +168,7 @@ class _Reader:
         if not fields["source"]:
             self.error(span, f"ruling '{title}' cites no source", 'add `source "seed 000 §6";` (seed file and section, or rule-set paragraph)')
         ruleset = fields["ruleset"] or self.default_ruleset(span)
-        self.check_table(title, span, seats, runs, fields["setup"])
+        self.check_table(title, span, seats, runs, fields["setup"], ruleset)
         self.check_cards(seats, fields["deck"], fields["discard"], ruleset)
         if fields["setup"]:
             self.check_setup(seats, ruleset)
@@ -172,21 +177,49 @@ class _Reader:
         return Ruling(title, fields["source"], ruleset, tuple(seats), fields["deck"], fields["discard"],
                       tuple(runs), tuple(steps), tuple(checks), self.path, span.line, span, fields["setup"])
 
-    def check_table(self, title: str, span: Span, seats: list[SeatSpec], runs: list[Run], setup: bool) -> None:
+    def check_table(self, title: str, span: Span, seats: list[SeatSpec], runs: list[Run], setup: bool,
+                    ruleset: str) -> None:
         count = len(seats)
-        if not 2 <= count <= 10:
-            self.error(span, f"ruling '{title}' seats {count} players", "a table has 2 to 10 seats: `seat 1 lord; seat 2 rebel;`")
-        lords = [x for x in seats if x.role == "lord"]
-        if count and len(lords) != 1:
-            self.error(span, f"ruling '{title}' has {len(lords)} lords", "identity mode has exactly one lord")
+        rules = self.library.rulesets.get(ruleset)
+        mode = MODE_SPECS[rules.mode] if rules is not None else MODE_SPECS["identity"]
+        low, high = mode.players
+        if not low <= count <= high:
+            self.error(span, f"ruling '{title}' seats {count} players",
+                       f"a {mode.title} table has {low} to {high} seats")
+        if mode.name == "hegemony":
+            self.check_generals(seats, setup)
+        else:
+            self.check_roles(title, span, seats)
         if not runs and not setup:
             self.error(span, f"ruling '{title}' plays nothing", "add `turn 1;`, `phase 1 play;` or `setup;`")
+
+    def check_roles(self, title: str, span: Span, seats: list[SeatSpec]) -> None:
+        for x in seats:
+            if not x.role:
+                self.error(x.span, f"seat {x.seat} has no role", "identity seats name one: `seat 1 lord;`")
+            if x.generals is not None:
+                self.error(x.span, "generals are for 國戰 rulings", "name the ruleset: `ruleset hegemony;`")
+        lords = [x for x in seats if x.role == "lord"]
+        if seats and len(lords) != 1:
+            self.error(span, f"ruling '{title}' has {len(lords)} lords", "identity mode has exactly one lord")
+
+    def check_generals(self, seats: list[SeatSpec], setup: bool) -> None:
+        if setup and seats:
+            self.error(seats[0].span, "`setup;` is not yet supported for 國戰 rulings",
+                       "give each seat its generals: `seat 1 generals HEAD DEPUTY;`")
+        for x in seats:
+            if x.role:
+                self.error(x.span, f"a 國戰 seat has no role, not '{x.role}'",
+                           "its generals decide its kingdom: `seat 1 generals HEAD DEPUTY;`")
+            if x.generals is None and not setup:
+                self.error(x.span, f"seat {x.seat} has no generals", "`seat 1 generals HEAD DEPUTY shown head;`")
 
     def seat(self, node: Tree, expected: int) -> SeatSpec:
         number_tok, role_tok, *attrs = node.children
         if int(number_tok) != expected:
             self.error(self.span(number_tok), f"seat {number_tok} out of order", f"seats are listed in order: this is seat {expected}")
-        role = self.word(role_tok, ROLES, "role") or "rebel"
+        role = (self.word(role_tok, ROLES, "role") or "rebel") if role_tok is not None else ""
+        generals = None
         hp = max_hp = None
         gender, hero = "male", None
         zones: dict[str, tuple[CardRef, ...]] = {"hand": (), "equip": (), "judge": ()}
@@ -200,6 +233,8 @@ class _Reader:
                 gender = a.data
             elif a.data == "hero":
                 hero = self.hero(a.children[0])
+            elif a.data == "generals":
+                generals = self.generals(a)
             elif a.data == "pile":
                 piles.append((self.pile_name(a.children[0]), self.cards(a.children[1])))
             else:
@@ -208,7 +243,29 @@ class _Reader:
             self.check_hp(expected, hp, max_hp, hero, self.span(hp_node))
         self.check_zones(zones)
         return SeatSpec(expected, role, hp, max_hp, gender, hero, zones["hand"], zones["equip"], zones["judge"],
-                        self.span(node), any(a.data == "hand" for a in attrs), tuple(piles))
+                        self.span(node), any(a.data == "hand" for a in attrs), tuple(piles), generals)
+
+    def generals(self, node: Tree) -> tuple[str, str, str] | None:
+        """`generals HEAD DEPUTY [shown WHICH]`: two generals of one kingdom, in either script."""
+        head_tok, deputy_tok, shown_tok = node.children
+        pool = getattr(self.library, "generals", {})
+        found = []
+        for tok in (head_tok, deputy_tok):
+            g = pool.get(str(tok)) or next((g for g in pool.values() if normalize(g.name) == normalize(str(tok))), None)
+            if g is None:
+                self.error(self.span(tok), f"unknown general '{tok}'",
+                           did_you_mean(str(tok), pool) or "`sgs heroes --ruleset hegemony` lists the generals")
+            found.append(g)
+        shown = self.word(shown_tok, SHOWN, "face-up general") if shown_tok is not None else "none"
+        head, deputy = found
+        if head is None or deputy is None:
+            return None
+        if head is deputy:
+            self.error(self.span(deputy_tok), "the head and the deputy are two different generals")
+        elif head.kingdom != deputy.kingdom:
+            self.error(self.span(deputy_tok), f"{head.name} and {deputy.name} are not of one kingdom",
+                       "a player's two generals share a kingdom (seed 001)")
+        return head.name, deputy.name, shown or "none"
 
     def pile_name(self, token: Token) -> str:
         """A pile some skill of the library declares."""
@@ -409,6 +466,11 @@ class _Reader:
                                                                int(c[2])), span)
         if kind == "fight":
             return Check("fight", self.seat_no(c[0], count), (self.seat_no(c[1], count), str(c[2])), span)
+        if kind == "kingdom":
+            word = self.word(c[1], KINGDOM_WORDS, "kingdom")
+            return Check("kingdom", self.seat_no(c[0], count), "" if word is None else word, span)
+        if kind == "shown":
+            return Check("shown", self.seat_no(c[0], count), self.word(c[1], SHOWN, "face-up general") or "none", span)
         return Check("winner", None, self.word(c[0], WINNERS, "winner") or "none", span)
 
     def damage(self, node: Tree, count: int) -> DamageRef:

@@ -55,6 +55,12 @@ def build_table(ruling: Ruling, library: Any) -> tuple[Game, Script]:
             p.piles.setdefault(zone[len("pile:"):], []).append(card)
         else:
             p.judge.append(card)
+    for spec, p in zip(ruling.seats, players, strict=True):
+        if spec.generals is not None:  # 國戰: the generals as the table has them, no event
+            head, deputy, shown = spec.generals
+            mode.place_generals(game, p, library.generals[head], library.generals[deputy], shown)
+            p.max_hp = spec.max_hp or p.max_hp
+            p.hp = spec.hp if spec.hp is not None else p.max_hp
     script = Script(ruling.steps, game)
     game.agents = [script.agent(p.seat + 1) for p in players]
     game.tracing = True

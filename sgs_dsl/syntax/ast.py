@@ -285,6 +285,7 @@ class Modifier:
     value: Expr
     cond: Expr | None
     span: Span
+    subject: Name | None = None  # who is bound: you (default), others, all
 
 
 @frozen
@@ -394,6 +395,7 @@ class HeroDef:
     text: str
     props: tuple[Prop, ...]
     span: Span
+    general: bool = False  # a 國戰 general card (`general`), not an identity hero
 
 
 @frozen

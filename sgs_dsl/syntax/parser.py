@@ -259,7 +259,7 @@ def _token_problem(p: _Problem, token: Token, expected: list[str], lines: tuple[
 
 # The words that start a definition, by grammar: one at the start of a line inside an open
 # block means the block's '}' is missing.
-_TOP_LEVEL = {"sgs.lark": re.compile(r"(card|skill|hero|deck|ruleset|procedure|define)\s"), "ruling.lark": re.compile(r"(ruling)\s")}
+_TOP_LEVEL = {"sgs.lark": re.compile(r"(card|skill|hero|general|deck|ruleset|procedure|define)\s"), "ruling.lark": re.compile(r"(ruling)\s")}
 
 
 def _misspelt_keyword(p: _Problem, found: str, before: tuple[int, int, str], grammar_file: str) -> None:
@@ -455,6 +455,10 @@ class _ToAst(Transformer_NonRecursive):
         name, ident, text, *props = c
         return ast.HeroDef(self._name(name), self._name(ident), _text(text), tuple(props), self._s(meta))
 
+    def general_def(self, meta, c):
+        name, ident, text, *props = c
+        return ast.HeroDef(self._name(name), self._name(ident), _text(text), tuple(props), self._s(meta), True)
+
     def deck_def(self, meta, c):
         name, title, *lines = c
         return ast.DeckDef(self._name(name), _text(title), tuple(lines), self._s(meta))
@@ -528,8 +532,9 @@ class _ToAst(Transformer_NonRecursive):
         return ast.Param(self._name(c[0]), self._name(c[1]), self._s(meta))
 
     def modifier(self, meta, c):
-        name, pattern, op, value, cond = c
-        return ast.Modifier(self._name(name), pattern, str(op), value, cond, self._s(meta))
+        name, pattern, op, value, subject, cond = c
+        return ast.Modifier(self._name(name), pattern, str(op), value, cond, self._s(meta),
+                            self._name(subject) if subject is not None else None)
 
     def view_as(self, meta, c):
         card, declared, count, pattern, zone, face_down, how, prop, modes, cond = c

@@ -1,0 +1,300 @@
+"""國戰 (Hegemony), seed 001: every player is two face-down generals of one kingdom (the head
+and the deputy); a general shows (明置) as its owner's turn starts or when one of its skills is
+invoked; the first general shown decides the kingdom, or a careerist (野心家) once that kingdom
+would have more than half the players; max hp from the generals' yin-yang halves; companions
+(珠聯璧合) and a leftover half reward the first time both generals are face up; rewards and
+penalties by kingdom; victory only once every living player's kingdom is known."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import attrs
+
+from ..core.model import GameOver, Player
+from ..core.modes import HEGEMONY
+from ..engine.decisions import Option
+from .base import Mode
+
+CAREERIST = "careerist"  # 野心家: a kingdom of its own, different from every other player's
+KINGDOM_ZH = {"wei": "魏", "shu": "蜀", "wu": "吳", "qun": "群", "god": "神", CAREERIST: "野心家"}
+COMPANION_DRAW, COMPANION_RECOVER = "摸兩張牌", "回復1點體力"
+SHOW, KEEP = "明置", "不明置"
+HEAD, DEPUTY = 0, 1
+SLOT_ZH = ("主將", "副將")
+
+
+@attrs.define(slots=True, eq=False)
+class Generals:
+    """A player's two general cards and which are face up."""
+
+    cards: tuple[Any, Any]  # (head, deputy)
+    shown: list[bool] = attrs.field(factory=lambda: [False, False])
+    paired: bool = False  # both have been face up (the first time is rewarded)
+
+    def owner_of(self, skill: Any) -> int | None:
+        """Which general has the skill (the head when both have it)."""
+        return next((i for i, g in enumerate(self.cards) if any(s is skill for s in g.skills)), None)
+
+
+class HegemonyMode(Mode):
+    spec = HEGEMONY
+    hides_skills = True
+    cards_per_seat = 2
+
+    def __init__(self, ruleset: Any = None):
+        super().__init__(ruleset)
+        self.generals: dict[int, Generals] = {}
+        self.shown_by_kingdom: dict[str, int] = {}  # players who showed a general of each kingdom (dead too)
+        self.first: int = 0
+
+    # ------------------------------------------------------------ setup
+    def seats(self, n: int, rng: random.Random, with_heroes: bool) -> list[Player]:
+        if not with_heroes:
+            raise ValueError("國戰 needs general cards: give the ruleset `heroes` packages of generals")
+        self.first = rng.randrange(n)  # the first player is chosen at random (seed 001)
+        return [Player(i, "", "", 0, 0, "") for i in range(n)]
+
+    def hero_pool(self, library: Any, packages: tuple[str, ...]) -> list[Any]:
+        return [g for g in library.generals.values() if g.package in packages]
+
+    def dealt(self, players: int) -> int:
+        return self.option("generals") or (5 if players >= 9 else 7)
+
+    def choose_heroes(self, game: Any, pool: list[Any], rng: Any) -> None:
+        """Each player is dealt 7 generals (5 at 9-12 players; fewer from a small package) and
+        chooses two of one kingdom, face down: the head, then the deputy (seed 001)."""
+        cards = list(pool)
+        rng.shuffle(cards)
+        n = len(game.players)
+        hands = _deal(cards, n, min(self.dealt(n), len(cards) // n), rng)
+        picks = [(p, self._pick_pair(game, p, hands[p.seat])) for p in game.players]
+        for p, (head, deputy) in picks:
+            self.seat_generals(game, p, head, deputy)
+        game.changed_skills()
+
+    def _pick_pair(self, game: Any, p: Player, hand: list[Any]) -> tuple[Any, Any]:
+        heads = [g for g in hand if any(o is not g and o.kingdom == g.kingdom for o in hand)]
+        head = game.ask(p, "hero", "選擇主將", [Option(g.name, g) for g in heads], "選將").value
+        mates = [g for g in hand if g is not head and g.kingdom == head.kingdom]
+        deputy = game.ask(p, "hero", "選擇副將", [Option(g.name, g) for g in mates], "選將").value
+        return head, deputy
+
+    def seat_generals(self, game: Any, p: Player, head: Any, deputy: Any) -> None:
+        """The two generals face down: max hp from their halves; no name, gender or kingdom yet."""
+        self.generals[p.seat] = Generals((head, deputy))
+        p.max_hp = p.hp = (head.hp_half + deputy.hp_half) // 2
+        p.skills = tuple(dict.fromkeys(head.skills + deputy.skills))
+        p.gender, p.kingdom = "", ""
+        self._rename(p)
+
+    def place_generals(self, game: Any, p: Player, head: Any, deputy: Any, shown: str) -> None:
+        """A table set by hand (a ruling): the generals, those named face up already shown, the
+        kingdom decided as if they had been shown in seat order; no event, no reward."""
+        self.seat_generals(game, p, head, deputy)
+        seat = self.generals[p.seat]
+        seat.shown = [shown in ("head", "both"), shown in ("deputy", "both")]
+        seat.paired = all(seat.shown)
+        if any(seat.shown):
+            first = seat.cards[HEAD] if seat.shown[HEAD] else seat.cards[DEPUTY]
+            count = self.shown_by_kingdom.get(first.kingdom, 0) + 1
+            self.shown_by_kingdom[first.kingdom] = count
+            p.kingdom = CAREERIST if count * 2 > len(game.players) else first.kingdom
+            p.gender = first.gender if not seat.shown[HEAD] else head.gender
+        self._rename(p)
+
+    def opening(self, game: Any) -> str:
+        return f"國戰 {len(game.players)}人：{self.first_player(game).label()}為起始玩家"
+
+    def first_player(self, game: Any) -> Player:
+        return game.players[self.first]
+
+    # ------------------------------------------------------------ showing generals
+    def phase_starting(self, game: Any, player: Player, phase: str) -> None:
+        """回合開始階段開始時: the player may show any face-down general (seed 001)."""
+        if phase != "prepare" or player.seat not in self.generals:
+            return
+        for slot in (HEAD, DEPUTY):
+            if not self.generals[player.seat].shown[slot] and player.alive:
+                name = self.generals[player.seat].cards[slot].name
+                if game.ask(player, "reveal", f"是否明置{SLOT_ZH[slot]}{name}？", [Option(SHOW, True),
+                            Option(KEEP, False)], "明置").value:
+                    self.show(game, player, slot)
+
+    def on_invoke(self, game: Any, player: Player, skill: Any) -> None:
+        seat = self.generals.get(player.seat)
+        if seat is None:
+            return
+        slot = seat.owner_of(skill)
+        if slot is not None and not seat.shown[slot] and not any(
+                seat.shown[i] and any(s is skill for s in seat.cards[i].skills) for i in (HEAD, DEPUTY)):
+            self.show(game, player, slot)
+
+    def show(self, game: Any, player: Player, slot: int) -> None:
+        """明置: the general turns face up; the first one decides the kingdom (or a careerist)."""
+        seat = self.generals[player.seat]
+        if seat.shown[slot]:
+            return
+        seat.shown[slot] = True
+        general = seat.cards[slot]
+        game.log(f"{player.label()}明置{SLOT_ZH[slot]}{general.name}")
+        if not player.kingdom:
+            self._decide_kingdom(game, player, general.kingdom)
+        head, deputy = seat.cards
+        player.gender = head.gender if seat.shown[HEAD] else deputy.gender  # the head's once both show
+        self._rename(player)
+        game.changed_skills()
+        if all(seat.shown) and not seat.paired:
+            seat.paired = True
+            self._both_shown(game, player, seat)
+        self.check_victory(game)  # a kingdom now known may be the last one standing
+
+    def _decide_kingdom(self, game: Any, player: Player, kingdom: str) -> None:
+        count = self.shown_by_kingdom.get(kingdom, 0) + 1
+        self.shown_by_kingdom[kingdom] = count
+        if count * 2 > len(game.players):  # more than half the players: a careerist (seed 001)
+            player.kingdom = CAREERIST
+            game.log(f"{player.label()}成為野心家")
+        else:
+            player.kingdom = kingdom
+            game.log(f"{player.label()}的勢力確定為{KINGDOM_ZH.get(kingdom, kingdom)}")
+
+    def _both_shown(self, game: Any, player: Player, seat: Generals) -> None:
+        """The first time both generals are face up: companions may draw 2 or recover 1; a
+        leftover half of a yin-yang fish may draw 1 (seed 001, the original rules)."""
+        head, deputy = seat.cards
+        if deputy.name in head.companions:
+            game.log(f"{player.label()}的{head.name}與{deputy.name}珠聯璧合")
+            options = [Option(COMPANION_DRAW, "draw")] + (
+                [Option(COMPANION_RECOVER, "recover")] if player.hp < player.max_hp else [])
+            if game.ask(player, "choice", "選擇一項", options, "珠聯璧合").value == "draw":
+                game.draw(player, 2)
+            else:
+                game.recover(player, 1)
+        if (head.hp_half + deputy.hp_half) % 2 and game.ask(
+                player, "choice", "是否摸一張牌？", [Option("摸一張牌", True), Option("不摸", False)],
+                "陰陽魚").value:
+            game.draw(player, 1)
+
+    def _rename(self, player: Player) -> None:
+        seat = self.generals[player.seat]
+        player.name = "·".join(g.name if shown else "暗將" for g, shown in zip(seat.cards, seat.shown, strict=True))
+
+    # ------------------------------------------------------------ during the game
+    def has_skill(self, player: Player, skill: Any) -> bool:
+        if "lord" in skill.tags:  # no lords in this package of 國戰
+            return False
+        seat = self.generals.get(player.seat)
+        return seat is None or not self.hidden(player, skill) or _invocable(skill)
+
+    def hidden(self, player: Player, skill: Any) -> bool:
+        seat = self.generals.get(player.seat)
+        if seat is None:
+            return False
+        return not any(seat.shown[i] and any(s is skill for s in seat.cards[i].skills) for i in (HEAD, DEPUTY))
+
+    def death_note(self, player: Player) -> str:
+        seat = self.generals.get(player.seat)
+        if seat is None:
+            return ""
+        for slot in (HEAD, DEPUTY):  # the dead show their generals
+            if not seat.shown[slot]:
+                seat.shown[slot] = True
+                if not player.kingdom:
+                    player.kingdom = self._kingdom_of_dead(seat.cards[slot].kingdom)
+        self._rename(player)
+        return f"，勢力是{KINGDOM_ZH.get(player.kingdom, player.kingdom)}"
+
+    def _kingdom_of_dead(self, kingdom: str) -> str:
+        """A player who dies unrevealed is shown to verify the kingdom: counted like a reveal."""
+        count = self.shown_by_kingdom.get(kingdom, 0) + 1
+        self.shown_by_kingdom[kingdom] = count
+        return kingdom if count * 2 <= self._players else CAREERIST
+
+    @property
+    def _players(self) -> int:
+        return len(self.generals)
+
+    def check_victory(self, game: Any) -> None:
+        """Only once every living player's kingdom is known: one kingdom left (or one player) wins."""
+        alive = [p for p in game.players if p.alive]
+        if any(not p.kingdom for p in alive):
+            return
+        if len(alive) == 1:
+            p = alive[0]
+            raise GameOver(p.kingdom, f"{p.label()}是唯一存活的角色：{KINGDOM_ZH.get(p.kingdom, p.kingdom)}獲勝")
+        kingdoms = {p.kingdom for p in alive}
+        if len(kingdoms) == 1 and CAREERIST not in kingdoms:
+            k = kingdoms.pop()
+            raise GameOver(k, f"只剩下{KINGDOM_ZH.get(k, k)}勢力的角色：{KINGDOM_ZH.get(k, k)}獲勝")
+
+    def after_death(self, game: Any, dead: Player, killer: Player | None) -> None:
+        """獎懲, only for a killer whose kingdom is known: the same kingdom discards all hand and
+        equipment cards; another kingdom draws that kingdom's number of players, the dead one
+        included (a careerist is a kingdom of one)."""
+        if killer is None or not killer.alive or not killer.kingdom:
+            return
+        if killer.kingdom == dead.kingdom and killer.kingdom != CAREERIST:
+            cards = killer.hand + list(killer.equips.values())
+            game.log(f"{killer.label()}除掉同勢力角色，棄置所有手牌和裝備")
+            if cards:
+                game.to_discard(cards)
+            return
+        if dead.kingdom == CAREERIST:
+            n = 1
+        else:
+            n = 1 + sum(p.alive and p.kingdom == dead.kingdom for p in game.players)
+        game.log(f"{killer.label()}除掉{KINGDOM_ZH.get(dead.kingdom, dead.kingdom)}勢力角色，摸{n}張牌")
+        game.draw(killer, n)
+
+    def visible_side(self, viewer: int, player: Player) -> str | None:
+        if player.kingdom:
+            return player.kingdom
+        seat = self.generals.get(player.seat)
+        return seat.cards[HEAD].kingdom if player.seat == viewer and seat is not None else None
+
+    # ------------------------------------------------------------ results
+    def side(self, game: Any, player: Player) -> str:
+        if player.kingdom:
+            return player.kingdom
+        seat = self.generals.get(player.seat)
+        return seat.cards[HEAD].kingdom if seat is not None else ""
+
+
+def _deal(cards: list[Any], n: int, each: int, rng: Any) -> list[list[Any]]:
+    """`each` generals per seat, in order from the shuffled cards. Seven (or five) always hold
+    two of one kingdom; from a small package a seat might hold none, and then every seat is
+    first given two of one kingdom (a kingdom chosen at random among those left with two),
+    and the rest is dealt after."""
+    hands = [cards[i * each:(i + 1) * each] for i in range(n)]
+    if all(_pairs(h) for h in hands):
+        return hands
+    pool = list(cards)
+    hands = [[] for _ in range(n)]
+    for hand in hands:
+        kingdoms = sorted({g.kingdom for g in pool if sum(o.kingdom == g.kingdom for o in pool) >= 2})
+        if not kingdoms:
+            raise ValueError(f"{len(cards)} generals are too few for {n} players: not every seat can hold two of one kingdom")
+        kingdom = rng.choice(kingdoms)
+        pair = [g for g in pool if g.kingdom == kingdom][:2]
+        for g in pair:
+            pool.remove(g)
+        hand += pair
+    for hand in hands:
+        while len(hand) < each and pool:
+            hand.append(pool.pop())
+    return hands
+
+
+def _pairs(hand: list[Any]) -> bool:
+    kingdoms = [g.kingdom for g in hand]
+    return len(set(kingdoms)) < len(kingdoms)
+
+
+def _invocable(skill: Any) -> bool:
+    """A skill its owner invokes by choice (an optional trigger, an action, a conversion): on a
+    face-down general it is offered, and invoking it shows the general; a locked one waits."""
+    if "locked" in skill.tags:
+        return False
+    return bool(skill.actives or skill.view_as or any(t.optional for ts in skill.triggers.values() for t in ts))
