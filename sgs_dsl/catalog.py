@@ -9,6 +9,8 @@ from typing import Any
 
 import attrs
 
+from .modes import make_mode
+
 TAG_ZH = {"locked": "鎖定技", "lord": "主公技", "limited": "限定技", "wake": "覺醒技"}
 KINGDOM_ZH = {"wei": "魏", "shu": "蜀", "wu": "吳", "qun": "群", "god": "神"}
 GENDER_ZH = {"male": "男", "female": "女"}
@@ -21,8 +23,8 @@ def heroes_of(library: Any, ruleset: str | None) -> list[Any]:
     """The heroes of a ruleset's hero packages, or every hero of the library for None."""
     if ruleset is None:
         return list(library.heroes.values())
-    packages = library.ruleset(ruleset).heroes
-    return [h for h in library.heroes.values() if h.package in packages]
+    rules = library.ruleset(ruleset)
+    return make_mode(rules).hero_pool(library, rules.heroes)  # 國戰: its general cards
 
 
 def lord_names(library: Any, ruleset: str | None) -> set[str]:
@@ -32,16 +34,19 @@ def lord_names(library: Any, ruleset: str | None) -> set[str]:
 
 
 def hero_row(hero: Any, lords: set[str]) -> dict[str, Any]:
-    return {
+    row = {
         "name": hero.name,
         "id": hero.id,
         "kingdom": hero.kingdom,
         "gender": hero.gender,
-        "hp": hero.hp,
+        "hp": hero.hp if hasattr(hero, "hp") else hero.hp_half / 2,  # a general: yin-yang fish
         "package": getattr(hero, "package", ""),
         "lord_candidate": hero.name in lords,
         "skills": [{"name": s.name, "id": s.id, "tags": list(s.tags)} for s in hero.skills],
     }
+    if hasattr(hero, "hp_half"):
+        row |= {"hp_half": hero.hp_half, "companions": sorted(hero.companions)}
+    return row
 
 
 def skill_label(name: str, tags: Any) -> str:
@@ -55,7 +60,7 @@ def hero_table_rows(rows: list[dict[str, Any]]) -> list[list[str]]:
             r["id"],
             KINGDOM_ZH.get(r["kingdom"], r["kingdom"]),
             GENDER_ZH.get(r["gender"], r["gender"]),
-            str(r["hp"]),
+            f"{r['hp']:g}",
             "、".join(skill_label(s["name"], s["tags"]) for s in r["skills"]) or "—",
         ]
         for r in rows

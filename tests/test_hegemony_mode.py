@@ -172,3 +172,16 @@ def test_games_end_cleanly_at_every_table_size(library, players: int) -> None:
     results = [play_game(library, "hegemony", players, seed) for seed in range(6)]
     assert all(r.error is None and not r.violations for r in results), [r.error or r.violations for r in results]
     assert all(r.winner in ("wei", "shu", "wu", "qun", CAREERIST, "draw") for r in results)
+
+
+def test_sgs_heroes_lists_a_hegemony_rulesets_generals_with_their_fish() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from sgs_dsl.cli import main
+
+    rows = json.loads(CliRunner().invoke(main, ["heroes", "--ruleset", "hegemony", "--json"]).output)
+    simayi = next(r for r in rows if r["name"] == "司馬懿")
+    assert len(rows) == 25 and simayi["hp"] == 1.5 and simayi["hp_half"] == 3
+    assert next(r for r in rows if r["name"] == "劉備")["companions"] == ["張飛", "關羽"]
