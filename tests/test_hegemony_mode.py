@@ -185,3 +185,29 @@ def test_sgs_heroes_lists_a_hegemony_rulesets_generals_with_their_fish() -> None
     simayi = next(r for r in rows if r["name"] == "司馬懿")
     assert len(rows) == 25 and simayi["hp"] == 1.5 and simayi["hp_half"] == 3
     assert next(r for r in rows if r["name"] == "劉備")["companions"] == ["張飛", "關羽"]
+
+
+def test_the_general_expressions_read_the_face_up_generals(library, tmp_path) -> None:
+    from sgs_dsl.compiler.library import build
+    from sgs_dsl.resources import library_files
+
+    extra = tmp_path / "probe.sgs"
+    extra.write_text('skill 探將 tan_jiang "測試" {\n  active {\n'
+                     '    mark(you, "revealed", if revealed(you) then 1 else 0);\n'
+                     '    mark(you, "head", if head(you) == "劉備" then 1 else 0);\n'
+                     '    mark(you, "deputy", if deputy(you) == "" then 1 else 0);\n'
+                     '    mark(you, "shu", kingdom_size("蜀"));\n  }\n}\n', encoding="utf-8")
+    lib = build([*library_files(), extra])
+    game = table(lib, [("劉備", "張飛"), ("趙雲", "馬超"), ("曹操", "許褚"), ("孫權", "甘寧")])
+    liubei, zhaoyun, *_ = game.players  # 4 seats: a second 蜀 is not past half
+    skill = lib.skills["tan_jiang"]  # skills are kept by id (and by normalized name)
+    run = skill.actives[0].body
+    from sgs_dsl.core.defs import Ctx
+
+    run(Ctx(game, {"you": liubei}))
+    assert liubei.marks.get("revealed", 0) == 0 and liubei.marks.get("shu", 0) == 0
+    game.mode.show(game, liubei, HEAD)
+    game.mode.show(game, zhaoyun, HEAD)
+    liubei.marks.clear()
+    run(Ctx(game, {"you": liubei}))
+    assert liubei.marks == {"revealed": 1, "head": 1, "deputy": 1, "shu": 2}

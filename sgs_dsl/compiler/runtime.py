@@ -475,6 +475,22 @@ def kingdom_players(ctx: Ctx, player) -> list:
     return [p for p in ctx.game.seat_order() if p is player or same_kingdom(ctx, player, p)]
 
 
+def kingdom_size(ctx: Ctx, kingdom) -> int:
+    return sum(p.alive and p.kingdom == kingdom for p in ctx.game.players)
+
+
+def revealed(ctx: Ctx, player) -> bool:
+    return ctx.game.mode.revealed(player)
+
+
+def head(ctx: Ctx, player) -> str:
+    return ctx.game.mode.general_name(player, 0)
+
+
+def deputy(ctx: Ctx, player) -> str:
+    return ctx.game.mode.general_name(player, 1)
+
+
 def look_at(ctx: Ctx, player, cards) -> None:
     ctx.game.log(f"{player.label()}觀看" + ("、".join(c.label() for c in cards) or "（無牌）"))
 

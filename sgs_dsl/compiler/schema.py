@@ -446,6 +446,14 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("kingdom_players", (P("player", "player"),), {}, "players",
             "the living players of the player's kingdom, the player included, in seat order from the "
             "current player: empty when the kingdom is unknown, the player alone for a careerist"),
+    Builtin("kingdom_size", (P("kingdom", "kingdom"),), {}, "int",
+            "how many living players are known to be of this kingdom (careerists are of none)"),
+    Builtin("revealed", (P("player", "player"),), {}, "bool",
+            "a general of the player is face up (國戰); in a mode of one face-up hero, always true"),
+    Builtin("head", (P("player", "player"),), {}, "str",
+            "the name of the player's head general (主將) if it is face up, else \"\" (the hero's name outside 國戰)"),
+    Builtin("deputy", (P("player", "player"),), {}, "str",
+            "the name of the player's deputy general (副將) if it is face up, else \"\" (\"\" outside 國戰)"),
     Builtin("look_at", (P("player", "player"), P("cards", "cards")), {}, "none",
             "the player looks at the cards (觀看: another's hand cards, for one): only they see them; "
             "the log names the cards"),

@@ -85,6 +85,14 @@ class Mode:
     def on_invoke(self, game: Any, player: Player, skill: Any) -> None:
         """The player invokes a skill by choice, before it acts (國戰: its general is shown)."""
 
+    def revealed(self, player: Player) -> bool:
+        """A card of the player's is face up (國戰: a general); with one hero, always."""
+        return True
+
+    def general_name(self, player: Player, slot: int) -> str:
+        """The name on the player's face-up card in this slot (0 the head, 1 the deputy), or ""."""
+        return player.name if slot == 0 else ""
+
     def death_note(self, player: Player) -> str:
         """What the log adds when a player dies (the role or kingdom shown then)."""
         return ""

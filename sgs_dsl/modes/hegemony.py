@@ -194,6 +194,16 @@ class HegemonyMode(Mode):
             return False
         return not any(seat.shown[i] and any(s is skill for s in seat.cards[i].skills) for i in (HEAD, DEPUTY))
 
+    def revealed(self, player: Player) -> bool:
+        seat = self.generals.get(player.seat)
+        return seat is None or any(seat.shown)
+
+    def general_name(self, player: Player, slot: int) -> str:
+        seat = self.generals.get(player.seat)
+        if seat is None:
+            return ""
+        return seat.cards[slot].name if seat.shown[slot] else ""
+
     def death_note(self, player: Player) -> str:
         seat = self.generals.get(player.seat)
         if seat is None:
