@@ -11,7 +11,7 @@ import attrs
 
 from .modes import make_mode
 
-TAG_ZH = {"locked": "鎖定技", "lord": "主公技", "limited": "限定技", "wake": "覺醒技"}
+TAG_ZH = {"locked": "鎖定技", "lord": "主公技", "limited": "限定技", "wake": "覺醒技", "head": "主將技", "deputy": "副將技"}
 KINGDOM_ZH = {"wei": "魏", "shu": "蜀", "wu": "吳", "qun": "群", "god": "神"}
 GENDER_ZH = {"male": "男", "female": "女"}
 

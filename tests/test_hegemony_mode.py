@@ -211,3 +211,35 @@ def test_the_general_expressions_read_the_face_up_generals(library, tmp_path) ->
     liubei.marks.clear()
     run(Ctx(game, {"you": liubei}))
     assert liubei.marks == {"revealed": 1, "head": 1, "deputy": 1, "shu": 2}
+
+
+def test_head_and_deputy_skills_act_only_in_their_place(library, tmp_path) -> None:
+    from sgs_dsl.compiler.library import build
+    from sgs_dsl.resources import library_files
+
+    extra = tmp_path / "places.sgs"
+    extra.write_text('skill 主技 zhu_ji head "主將技，測試。" {\n  modify hand_limit += 1;\n}\n'
+                     'skill 副技 fu_ji deputy "副將技，測試。" {\n  modify hand_limit += 2;\n}\n'
+                     'skill 先技 xian_ji locked "鎖定技，測試。" {\n  on phase_start when phase.player == you { mark(you, "先", 1); }\n}\n'
+                     'skill 後技 hou_ji "測試。" {\n  on phase_start optional when phase.player == you and marks(you, "先") > 0 '
+                     '{ mark(you, "後", 1); }\n}\n'
+                     'general 甲將 jia_jiang { kingdom 魏; gender male; hp_half 4; skills 主技, 後技; }\n'
+                     'general 乙將 yi_jiang { kingdom 魏; gender male; hp_half 4; skills 副技, 先技; }\n',
+                     encoding="utf-8")
+    lib = build([*library_files(), extra])
+    game = table(lib, [("甲將", "乙將"), ("曹操", "許褚")], answers={0: ["發動"]})
+    p = game.players[0]
+    game.mode.show(game, p, HEAD)
+    game.mode.show(game, p, DEPUTY)
+    assert game.modifier_total(p, "hand_limit") == 3  # 甲將's 主技 as head, 乙將's 副技 as deputy
+    swapped = table(lib, [("乙將", "甲將"), ("曹操", "許褚")])
+    q = swapped.players[0]
+    swapped.mode.show(swapped, q, HEAD)
+    swapped.mode.show(swapped, q, DEPUTY)
+    assert swapped.modifier_total(q, "hand_limit") == 0  # each in the other place: neither acts
+    # seed 001 Q&A 7: of one player's skills in one window, the locked one first, unasked
+    from sgs_dsl.core.model import Phase
+
+    game.open_window("phase_start", {"phase": Phase("prepare", p)})
+    assert p.marks.get("先") == 1 and p.marks.get("後") == 1
+    assert not any(r.kind == "order" for r in game.agents[0].asked)

@@ -191,9 +191,9 @@ class _Builder:
             misreads.skill_id(self.c, d)  # `skill 激將 lord {`: the tag read as the id
             misreads.twice(self.c, d.tags, "the tag")
             for t in d.tags:
-                if t.text not in ("locked", "lord", "limited", "wake"):
+                if t.text not in misreads.SKILL_TAGS:
                     self.c.error(t.span, f"unknown skill tag '{t.text}'",
-                                 did_you_mean(t.text, ["locked", "lord", "limited", "wake"]) or "tags: locked, lord, limited, wake")
+                                 did_you_mean(t.text, misreads.SKILL_TAGS) or "tags: " + ", ".join(misreads.SKILL_TAGS))
             skills[normalize(d.name.text)] = self.c.skill_body(d.name.text, d.id.text, d.text, tags, d.members, d.span)
             skills[d.id.text.lower()] = skills[normalize(d.name.text)]
         return skills

@@ -12,7 +12,7 @@ from ..syntax import ast
 from ..syntax.names import normalize
 from . import schema
 
-SKILL_TAGS = ("locked", "lord", "limited", "wake")
+SKILL_TAGS = ("locked", "lord", "limited", "wake", "head", "deputy")  # head/deputy: 主將技/副將技 (國戰)
 RESERVED = ("true", "false", "none", "you", "unlimited")  # values, not names a `let` may take
 
 # pattern words that say which type a card is, and the card types each allows

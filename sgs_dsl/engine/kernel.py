@@ -349,6 +349,8 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             if not ready:
                 return
             first_class = [r for r in ready if bool(r[0][1].slot) == bool(ready[0][0][1].slot)]
+            if self.mode.locked_first and any("locked" in r[0][1].tags for r in first_class):
+                first_class = [r for r in first_class if "locked" in r[0][1].tags]
             if len(first_class) > 1:
                 options = [Option(f"【{r[0][1].name}】", r) for r in first_class]
                 chosen = self.ask(first_class[0][0][0], "order", "選擇先結算的技能", options,

@@ -25,6 +25,7 @@ class Mode:
     starting_hand = 4  # cards each seat draws before the first turn
     hides_skills = False  # some of a player's skills are on face-down cards (國戰): see `hidden`
     cards_per_seat = 1  # hero cards a seat takes (國戰: two generals)
+    locked_first = False  # in one window, a player's locked skills resolve before their others
 
     def __init__(self, ruleset: Any = None):
         self.ruleset = ruleset  # the ruleset being played (None for a table built by hand)

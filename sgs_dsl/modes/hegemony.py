@@ -42,6 +42,7 @@ class HegemonyMode(Mode):
     spec = HEGEMONY
     hides_skills = True
     cards_per_seat = 2
+    locked_first = True  # one player's locked skills of one window before the others (seed 001 Q&A 7)
 
     def __init__(self, ruleset: Any = None):
         super().__init__(ruleset)
@@ -186,7 +187,12 @@ class HegemonyMode(Mode):
         if "lord" in skill.tags:  # no lords in this package of 國戰
             return False
         seat = self.generals.get(player.seat)
-        return seat is None or not self.hidden(player, skill) or _invocable(skill)
+        if seat is None:
+            return True
+        slot = seat.owner_of(skill)
+        if ("head" in skill.tags and slot != HEAD) or ("deputy" in skill.tags and slot != DEPUTY):
+            return False  # 主將技 / 副將技: only on a general in that place
+        return not self.hidden(player, skill) or _invocable(skill)
 
     def hidden(self, player: Player, skill: Any) -> bool:
         seat = self.generals.get(player.seat)
