@@ -229,6 +229,7 @@ LITERALS: dict[str, tuple[str, ...]] = {
     "history_kind": ("used", "discarded", "gained", "lost"),
     "damage_kind": ("dealt", "taken"),
     "period": ("phase", "turn", "round"),
+    "general_slot": ("head", "deputy"),
 }
 # parameter types whose values are variables of the window
 VARIABLE_TYPES = ("player", "player?", "card", "card?", "use", "use?", "damage", "judge", "fight")

@@ -243,3 +243,26 @@ def test_head_and_deputy_skills_act_only_in_their_place(library, tmp_path) -> No
     game.open_window("phase_start", {"phase": Phase("prepare", p)})
     assert p.marks.get("先") == 1 and p.marks.get("後") == 1
     assert not any(r.kind == "order" for r in game.agents[0].asked)
+
+
+def test_hiding_removing_and_looking_at_generals(library) -> None:
+    game = table(library, [("張飛", "關羽"), ("曹操", "許褚")], answers={0: ["副將"]})
+    zhangfei, caocao = game.players
+    game.mode.show(game, zhangfei, HEAD)
+    assert game.mode.hidden_count(zhangfei) == 1 and game.mode.hidden_count(caocao) == 2
+    assert game.mode.look_general(game, caocao, zhangfei) == "關羽"  # the only face-down one
+    assert game.mode.look_general(game, zhangfei, caocao) == "許褚"  # two face down: the viewer picks the deputy
+    game.mode.hide(game, zhangfei, HEAD)  # 暗置: the kingdom stays, the gender and locked skills go
+    assert zhangfei.kingdom == "shu" and zhangfei.gender == "" and zhangfei.name == "暗將·暗將"
+    assert "咆哮" not in {s.name for s in game.skills_of(zhangfei)}
+    game.mode.remove(game, zhangfei, DEPUTY)  # 移除: shown, then out with its skills
+    assert zhangfei.name == "暗將·移除" and "武聖" not in {s.name for s in game.skills_of(zhangfei)}
+    assert game.mode.hidden_count(zhangfei) == 1
+
+
+def test_general_effects_outside_hegemony_are_a_rules_error() -> None:
+    from sgs_dsl.core.model import RulesError
+    from sgs_dsl.modes.identity import IdentityMode
+
+    with pytest.raises(RulesError, match="no general cards"):
+        IdentityMode().hide(None, None, 0)

@@ -14,7 +14,7 @@ from . import schema
 
 VISIBILITY = {"public": True, "private": False}
 FIXED_PLACES = tuple(p for p in PLACES if p != "pile")
-WORD_ONLY = ("place", "pile", "reason", "history_kind", "damage_kind", "period")  # never a computed value
+WORD_ONLY = ("place", "pile", "reason", "history_kind", "damage_kind", "period", "general_slot")  # never computed
 
 
 def declare_piles(c: Any, skills: list[ast.SkillDef]) -> None:
@@ -77,6 +77,7 @@ def domains(c: Any) -> dict[str, dict[str, str]]:
         "history_kind": {k: k for k in HISTORY_CARDS},
         "damage_kind": {k: k for k in DAMAGE_KINDS},
         "period": {p: p for p in PERIODS},
+        "general_slot": {"head": "head", "deputy": "deputy", "主將": "head", "副將": "deputy"},
     }
 
 

@@ -491,6 +491,22 @@ def deputy(ctx: Ctx, player) -> str:
     return ctx.game.mode.general_name(player, 1)
 
 
+def hidden_generals(ctx: Ctx, player) -> int:
+    return ctx.game.mode.hidden_count(player)
+
+
+def look_general(ctx: Ctx, viewer, player) -> str:
+    return ctx.game.mode.look_general(ctx.game, viewer, player)
+
+
+def hide_general(ctx: Ctx, player, which) -> None:
+    ctx.game.mode.hide(ctx.game, player, 0 if which == "head" else 1)
+
+
+def remove_general(ctx: Ctx, player, which) -> None:
+    ctx.game.mode.remove(ctx.game, player, 0 if which == "head" else 1)
+
+
 def look_at(ctx: Ctx, player, cards) -> None:
     ctx.game.log(f"{player.label()}觀看" + ("、".join(c.label() for c in cards) or "（無牌）"))
 

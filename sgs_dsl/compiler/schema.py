@@ -454,6 +454,15 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the name of the player's head general (主將) if it is face up, else \"\" (the hero's name outside 國戰)"),
     Builtin("deputy", (P("player", "player"),), {}, "str",
             "the name of the player's deputy general (副將) if it is face up, else \"\" (\"\" outside 國戰)"),
+    Builtin("hidden_generals", (P("player", "player"),), {}, "int",
+            "how many of the player's generals are face down (國戰; 0 in a mode of heroes)"),
+    Builtin("look_general", (P("viewer", "player"), P("player", "player")), {}, "str",
+            "the viewer looks at one face-down general of the player (the viewer picks when there are two): "
+            "its name, \"\" when none is face down"),
+    Builtin("hide_general", (P("player", "player"), P("which", "general_slot")), {}, "none",
+            "暗置: the player's head or deputy general turns face down again (國戰); the kingdom stays decided"),
+    Builtin("remove_general", (P("player", "player"), P("which", "general_slot")), {}, "none",
+            "移除: the player's head or deputy general leaves the game, with its skills (國戰)"),
     Builtin("look_at", (P("player", "player"), P("cards", "cards")), {}, "none",
             "the player looks at the cards (觀看: another's hand cards, for one): only they see them; "
             "the log names the cards"),

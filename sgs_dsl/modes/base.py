@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..core.model import Player
+from ..core.model import Player, RulesError
 from ..core.modes import ModeSpec
 
 BLANK_HP = 4  # a seat of a ruleset without heroes: a hero with 4 max hp and no skills
@@ -93,6 +93,19 @@ class Mode:
     def general_name(self, player: Player, slot: int) -> str:
         """The name on the player's face-up card in this slot (0 the head, 1 the deputy), or ""."""
         return player.name if slot == 0 else ""
+
+    def hidden_count(self, player: Player) -> int:
+        """How many of the player's general cards are face down (none in a mode of heroes)."""
+        return 0
+
+    def look_general(self, game: Any, viewer: Player, player: Player) -> str:
+        return ""  # nothing face down to look at
+
+    def hide(self, game: Any, player: Player, slot: int) -> None:
+        raise RulesError(f"{self.spec.title} has no general cards to turn face down")
+
+    def remove(self, game: Any, player: Player, slot: int) -> None:
+        raise RulesError(f"{self.spec.title} has no general cards to remove")
 
     def death_note(self, player: Player) -> str:
         """What the log adds when a player dies (the role or kingdom shown then)."""

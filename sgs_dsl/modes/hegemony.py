@@ -32,10 +32,12 @@ class Generals:
     cards: tuple[Any, Any]  # (head, deputy)
     shown: list[bool] = attrs.field(factory=lambda: [False, False])
     paired: bool = False  # both have been face up (the first time is rewarded)
+    removed: list[bool] = attrs.field(factory=lambda: [False, False])  # 移除: out of the game
 
     def owner_of(self, skill: Any) -> int | None:
-        """Which general has the skill (the head when both have it)."""
-        return next((i for i, g in enumerate(self.cards) if any(s is skill for s in g.skills)), None)
+        """Which general in the game has the skill (the head when both have it)."""
+        return next((i for i, g in enumerate(self.cards) if not self.removed[i] and any(s is skill for s in g.skills)),
+                    None)
 
 
 class HegemonyMode(Mode):
@@ -180,7 +182,8 @@ class HegemonyMode(Mode):
 
     def _rename(self, player: Player) -> None:
         seat = self.generals[player.seat]
-        player.name = "·".join(g.name if shown else "暗將" for g, shown in zip(seat.cards, seat.shown, strict=True))
+        player.name = "·".join("移除" if removed else g.name if shown else "暗將"
+                               for g, shown, removed in zip(seat.cards, seat.shown, seat.removed, strict=True))
 
     # ------------------------------------------------------------ during the game
     def has_skill(self, player: Player, skill: Any) -> bool:
@@ -190,6 +193,8 @@ class HegemonyMode(Mode):
         if seat is None:
             return True
         slot = seat.owner_of(skill)
+        if slot is None:  # its general was removed
+            return False
         if ("head" in skill.tags and slot != HEAD) or ("deputy" in skill.tags and slot != DEPUTY):
             return False  # 主將技 / 副將技: only on a general in that place
         return not self.hidden(player, skill) or _invocable(skill)
@@ -199,6 +204,47 @@ class HegemonyMode(Mode):
         if seat is None:
             return False
         return not any(seat.shown[i] and any(s is skill for s in seat.cards[i].skills) for i in (HEAD, DEPUTY))
+
+    def hidden_count(self, player: Player) -> int:
+        seat = self.generals.get(player.seat)
+        return 0 if seat is None else sum(not s and not r for s, r in zip(seat.shown, seat.removed, strict=True))
+
+    def look_general(self, game: Any, viewer: Player, player: Player) -> str:
+        """The viewer looks at one of the player's face-down generals (知己知彼)."""
+        seat = self.generals.get(player.seat)
+        slots = [i for i in (HEAD, DEPUTY) if seat is not None and not seat.shown[i] and not seat.removed[i]]
+        if not slots:
+            return ""
+        slot = game.ask(viewer, "choice", f"觀看{player.label()}的哪一張暗置武將牌？",
+                        [Option(SLOT_ZH[i], i) for i in slots]).value
+        name = seat.cards[slot].name
+        game.log(f"{viewer.label()}觀看{player.label()}的{SLOT_ZH[slot]}（{name}）")
+        return name
+
+    def hide(self, game: Any, player: Player, slot: int) -> None:
+        """暗置: a face-up general turns face down; the kingdom stays decided, its skills wait."""
+        seat = self.generals.get(player.seat)
+        if seat is None or not seat.shown[slot] or seat.removed[slot]:
+            return
+        seat.shown[slot] = False
+        game.log(f"{player.label()}暗置{SLOT_ZH[slot]}{seat.cards[slot].name}")
+        other = seat.cards[1 - slot]
+        player.gender = other.gender if seat.shown[1 - slot] else ""
+        self._rename(player)
+        game.changed_skills()
+
+    def remove(self, game: Any, player: Player, slot: int) -> None:
+        """移除: the general leaves the game with its skills; a face-down one is shown first."""
+        seat = self.generals.get(player.seat)
+        if seat is None or seat.removed[slot]:
+            return
+        if not seat.shown[slot]:
+            self.show(game, player, slot)
+        seat.removed[slot] = True
+        game.log(f"{player.label()}移除{SLOT_ZH[slot]}{seat.cards[slot].name}")
+        player.gender = seat.cards[1 - slot].gender if seat.shown[1 - slot] and not seat.removed[1 - slot] else ""
+        self._rename(player)
+        game.changed_skills()
 
     def revealed(self, player: Player) -> bool:
         seat = self.generals.get(player.seat)
