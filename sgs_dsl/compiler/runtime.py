@@ -507,6 +507,10 @@ def remove_general(ctx: Ctx, player, which) -> None:
     ctx.game.mode.remove(ctx.game, player, 0 if which == "head" else 1)
 
 
+def cancel_target(ctx: Ctx, use, player) -> None:
+    ctx.game.cancel_target(use, player)
+
+
 def look_at(ctx: Ctx, player, cards) -> None:
     ctx.game.log(f"{player.label()}觀看" + ("、".join(c.label() for c in cards) or "（無牌）"))
 

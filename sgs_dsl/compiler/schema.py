@@ -338,6 +338,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the use needs n cancels (or n cards played out) from the player"),
     Builtin("no_response", (P("use", "use"), P("player", "player")), {}, "none",
             "the player may not respond to the use (cannot use or play a card against it)"),
+    Builtin("cancel_target", (P("use", "use"), P("player", "player")), {}, "none",
+            "取消: the player is no longer a target of the card; with no target left it goes to the "
+            "discard pile (seed 001), its use still made"),
     Builtin("redirect", (P("use", "use"), P("from", "player"), P("to", "player")), {}, "none",
             "the use's target `from` is replaced by `to`"),
     Builtin("can_target", (P("user", "player"), P("player", "player"), P("card", "pattern")), {}, "bool",

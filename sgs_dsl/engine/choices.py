@@ -85,6 +85,14 @@ class ChoicesMixin:
         self.deck[:0] = bottom
         self.log(f"{player.label()}將{len(top)}張牌置於牌堆頂，{len(bottom)}張牌置於牌堆底")
 
+    def cancel_target(self, use: Use, player: Player) -> None:
+        """取消 (seed 001): the player stops being a target of the card; the others still
+        resolve, and with none left the card goes to the discard pile when its use ends."""
+        if player not in use.targets:
+            return
+        use.targets = [t for t in use.targets if t is not player]
+        self.log(f"{player.label()}取消為{use.card.label()}的目標")
+
     def redirect(self, use: Use, old: Player, new: Player) -> None:
         if not self.redirect_open(use, new):  # never onto a target it already has
             self.log(f"{use.card.label()}的目標不能轉移給{new.label()}")

@@ -259,7 +259,7 @@ class _Reader:
         shown = self.word(shown_tok, SHOWN, "face-up general") if shown_tok is not None else "none"
         head, deputy = found
         if head is None or deputy is None:
-            return None
+            return "", "", "none"  # reported above; the seat is not also "without generals"
         if head is deputy:
             self.error(self.span(deputy_tok), "the head and the deputy are two different generals")
         elif head.kingdom != deputy.kingdom:
