@@ -266,3 +266,14 @@ def test_general_effects_outside_hegemony_are_a_rules_error() -> None:
 
     with pytest.raises(RulesError, match="no general cards"):
         IdentityMode().hide(None, None, 0)
+
+
+def test_a_seat_sees_its_own_face_down_generals_and_no_one_elses(library) -> None:
+    from sgs_dsl.engine.view import SeatView
+
+    game = table(library, [("張飛", "關羽"), ("曹操", "許褚")])
+    game.mode.show(game, game.players[1], HEAD)
+    mine, theirs = SeatView(game, 0).players()
+    assert mine.generals == ("張飛", "關羽") and theirs.generals == ("曹操", "")
+    assert mine.role == "shu" and theirs.role == "wei"  # one's own kingdom to be, and a shown one
+    assert SeatView(game, 1).players()[0].role is None and SeatView(game, 1).players()[0].generals == ("", "")

@@ -117,6 +117,10 @@ class Mode:
     def after_death(self, game: Any, dead: Player, killer: Player | None) -> None:
         """Rewards and penalties (獎懲), once the dead player's cards are gone."""
 
+    def visible_generals(self, viewer: int, player: Player) -> tuple[str, ...]:
+        """The general cards seat `viewer` may see of the player ("" for a face-down one)."""
+        return ()
+
     def visible_side(self, viewer: int, player: Player) -> str | None:
         """What seat `viewer` knows of the player's side (role, kingdom); None: unknown."""
         return player.role or None

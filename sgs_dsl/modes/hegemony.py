@@ -310,6 +310,14 @@ class HegemonyMode(Mode):
         game.log(f"{killer.label()}除掉{KINGDOM_ZH.get(dead.kingdom, dead.kingdom)}勢力角色，摸{n}張牌")
         game.draw(killer, n)
 
+    def visible_generals(self, viewer: int, player: Player) -> tuple[str, ...]:
+        """Face-up generals for everyone; one's own face-down ones for oneself only."""
+        seat = self.generals.get(player.seat)
+        if seat is None:
+            return ()
+        return tuple(g.name if shown or player.seat == viewer else ""
+                     for g, shown in zip(seat.cards, seat.shown, strict=True))
+
     def visible_side(self, viewer: int, player: Player) -> str | None:
         if player.kingdom:
             return player.kingdom
