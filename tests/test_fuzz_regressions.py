@@ -179,3 +179,18 @@ def test_drawing_the_deck_dry_before_the_first_turn_is_a_draw(tmp_path: Path) ->
                                  "  on drawn when move.player == you and you.hand < 200 { draw(you, 50); }")
     result = play_game(library, "drydeal", 4, 0, max_turns=4)
     assert result.winner == "draw" and "牌堆與棄牌堆皆無牌" in result.reason and result.error is None, result
+
+
+def test_runaway_extra_phases_and_turns_name_the_text_that_granted_them(tmp_path: Path, monkeypatch) -> None:
+    # `on phase_before { extra_phase(you, play); }` ran away with an unlocated rules error
+    from sgs_dsl.engine import extra_turns
+
+    monkeypatch.setattr(extra_turns, "MAX_EXTRA_TURNS", 3)  # a short runaway: the game may not end first
+    for i, (body, what) in enumerate((
+            ("  on phase_before when phase.player == you { extra_phase(you, play); }", "extra phases"),
+            ("  on turn_start when turn.player == you { extra_turn(you); }", "extra turns"))):
+        name = f"runaway_grant{i}"  # a file of its own: libraries are cached by their paths
+        library = _one_skill_ruleset(tmp_path, name, body)
+        errors = {play_game(library, name, 2, seed, max_turns=300).error for seed in range(12)}
+        located = [e for e in errors if e and what in e]
+        assert located and all(e.startswith("rules error: ") and f"{name}.sgs:2:" in e for e in located), errors

@@ -304,7 +304,7 @@ class Compiler:
         misreads.unused_lets(self, m.body)  # a misspelt name defines a new one
         body = self.block(m.body, soundness.narrowed(scope, soundness.not_none_paths(m.cond)))
         self.defined = {}
-        return ActiveDef(skill, once, cond, body)
+        return ActiveDef(skill, once, cond, body, m.span)
 
     def forbid(self, m: ast.Forbid) -> ForbidDef | None:
         # six kinds of prohibit, each binding a subject (the owner by default)

@@ -95,6 +95,7 @@ class ActiveDef:
     once: bool
     cond: Fn | None
     body: Fn
+    span: Span | None = None  # where it is written: named when text it sets off runs away
 
 
 @attrs.frozen(slots=True)

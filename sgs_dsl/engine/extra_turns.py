@@ -7,6 +7,7 @@ and costs exactly what it did before)."""
 from __future__ import annotations
 
 from ..core.model import PHASE_ZH, Player, RulesError
+from ..syntax.diagnostics import Span
 
 MAX_EXTRA_TURNS = 100  # extra turns in a row: more is text that grants itself turns forever
 
@@ -16,13 +17,17 @@ class ExtraTurnsMixin:
     (engine/turn.py) plays the queues and the skips."""
 
     # ------------------------------------------------------------ what text asks for
+    granted_by: Span | None = None  # the text that granted the last extra turn or phase
+
     def grant_extra_turn(self, player: Player) -> None:
+        self.granted_by = getattr(self.budget.firing, "span", None)
         self.extra_turns.append(player)
         self.log(f"{player.label()}將於此回合後進行一個額外的回合")
 
     def grant_extra_phase(self, player: Player, phase: str) -> None:
         if player is not self.current:
             raise RulesError(f"extra_phase: {player.label()} is not the player whose turn it is")
+        self.granted_by = getattr(self.budget.firing, "span", None)
         self.extra_phases.append((player, phase))
         self.log(f"{player.label()}將於此階段後執行一個額外的{PHASE_ZH[phase]}階段")
 
@@ -45,7 +50,7 @@ class ExtraTurnsMixin:
             if extra.alive:
                 self.log(f"{extra.label()}的額外回合")
                 self.play_turn(extra, extra=True)
-        raise RulesError(f"runaway text: more than {MAX_EXTRA_TURNS} extra turns in a row")
+        raise RulesError(f"runaway text: more than {MAX_EXTRA_TURNS} extra turns in a row", self.granted_by)
 
     def turn_skipped(self, player: Player) -> bool:
         """skip_turn: a turn the player was told to skip is not played (it still counts)."""

@@ -103,7 +103,7 @@ class TurnMixin:
             if owner.alive:
                 self.log(f"{owner.label()}執行額外的{PHASE_ZH[granted]}階段")
                 self._one_phase(owner, granted, extra=True)
-        raise RulesError(f"runaway text: more than {MAX_EXTRA_PHASES} extra phases in a row")
+        raise RulesError(f"runaway text: more than {MAX_EXTRA_PHASES} extra phases in a row", self.granted_by)
 
     def _one_phase(self, player: Player, phase: str, extra: bool) -> None:
         """階段開始前 (only when someone listens), then the phase's windows and body. A skip of
@@ -230,7 +230,11 @@ class TurnMixin:
             self.spend(player, skill)
             self.log(f"{player.label()}發動【{skill.name}】")
             self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
-            self.run_block(act.body, Ctx(self, {"you": player}), skill.name)
+            outer, self.budget.firing = self.budget.firing, act  # the text running, to name if it runs away
+            try:
+                self.run_block(act.body, Ctx(self, {"you": player}), skill.name)
+            finally:
+                self.budget.firing = outer
             return
         card = self.produce(player, kind, subcards)
         targets = self.choose_targets(player, kind, card, use_mode(kind, "play"))
