@@ -277,3 +277,15 @@ def test_a_seat_sees_its_own_face_down_generals_and_no_one_elses(library) -> Non
     assert mine.generals == ("張飛", "關羽") and theirs.generals == ("曹操", "")
     assert mine.role == "shu" and theirs.role == "wei"  # one's own kingdom to be, and a shown one
     assert SeatView(game, 1).players()[0].role is None and SeatView(game, 1).players()[0].generals == ("", "")
+
+
+def test_equipment_and_card_rules_act_for_a_face_down_player(library) -> None:
+    # found by a ruling: 酒's bonus (a card rule) and forced equipment triggers were taken for
+    # skills of a face-down general and did not act
+    game = table(library, [("劉備", "關羽"), ("曹操", "許褚")])
+    p = game.players[0]
+    rules = [s for s in game.skills_of(p) if s.rule]
+    assert rules and not any(game.mode.hidden(p, s) for s in rules)
+    weapon = library.cards["青釭劍"].skill
+    assert not game.mode.hidden(p, weapon)
+    assert game.mode.hidden(p, library.skills["wusheng"])  # 關羽's, face down

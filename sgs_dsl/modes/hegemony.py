@@ -200,8 +200,10 @@ class HegemonyMode(Mode):
         return not self.hidden(player, skill) or _invocable(skill)
 
     def hidden(self, player: Player, skill: Any) -> bool:
+        """A skill of the player's generals that no face-up general has (equipment's skills and
+        the rules of cards are no general's: never hidden)."""
         seat = self.generals.get(player.seat)
-        if seat is None:
+        if seat is None or seat.owner_of(skill) is None:
             return False
         return not any(seat.shown[i] and any(s is skill for s in seat.cards[i].skills) for i in (HEAD, DEPUTY))
 
