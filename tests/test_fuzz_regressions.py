@@ -194,3 +194,28 @@ def test_runaway_extra_phases_and_turns_name_the_text_that_granted_them(tmp_path
         errors = {play_game(library, name, 2, seed, max_turns=300).error for seed in range(12)}
         located = [e for e in errors if e and what in e]
         assert located and all(e.startswith("rules error: ") and f"{name}.sgs:2:" in e for e in located), errors
+
+
+def test_a_death_set_off_in_a_death_window_leaves_no_card_with_the_dead(tmp_path: Path) -> None:
+    # 隨勢-like: the current player loses all hp when another dies; their death ended the turn
+    # before the first dead player's cards were discarded ("dead but holds cards")
+    import pytest
+    from table import make_table
+
+    from sgs_dsl.compiler.library import build
+    from sgs_dsl.core.model import GameOver, TurnEnded
+    from sgs_dsl.resources import library_files
+
+    extra = tmp_path / "grief.sgs"
+    extra.write_text('skill 哀技 ai_ji locked "測試" {\n  on death when death.player != you {\n'
+                     "    lose_hp(you, you.hp);\n  }\n}\n", encoding="utf-8")
+    lib = build([*library_files(), extra])
+    game = make_table(lib, seats=[dict(role="lord", hp=2), dict(role="rebel", hp=1, hand=["閃 ♦2"]),
+                                  dict(role="renegade")])
+    lord, rebel, _ = game.players
+    lord.skills = (lib.skills["ai_ji"],)
+    game.changed_skills()
+    game.current = lord
+    with pytest.raises((GameOver, TurnEnded)):  # the lord's death ends the game, or else the turn
+        game.damage(rebel, 1, source=lord)
+    assert not rebel.alive and not lord.alive and rebel.hand == [] and lord.hand == []

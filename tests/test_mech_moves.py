@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import attrs
 import pytest
 from checking import check_text as check
 from table import TOTAL, find, make_table, specs
@@ -160,7 +161,9 @@ def test_the_history_is_kept_per_period_and_only_when_text_queries_it(library):
     assert len(game.history.cards(p, "discarded", "round")) == 2
     game._maybe_new_round(game.players[0])  # back to the first seat: a new round, the log starts again
     assert game.history.moves == []
-    plain = make_table(seats=[dict(role="lord", hand=["殺 ♠7"]), dict()])
+    # a library whose text never queries the history (the shipped one does: 固政 of 國戰)
+    quiet = attrs.evolve(library, history_used=False)
+    plain = make_table(quiet, seats=[dict(role="lord", hand=["殺 ♠7"]), dict()])
     plain.to_discard([find(plain, "殺 ♠7")], "discard")
     assert not plain.history.on and plain.history.moves == []
 

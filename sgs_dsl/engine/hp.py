@@ -154,10 +154,10 @@ class HpMixin:
         self.log(f"{player.label()}陣亡{self.mode.death_note(player)}")
         try:
             self.mode.check_victory(self)
-        except GameOver:
-            self._discard_everything(player)
+            self.death_window(player, killer)  # 死亡時 may end the game too (a death it sets off)
+        except (GameOver, TurnEnded):  # the game, or the turn, ends in a death it sets off
+            self._discard_everything(player)  # the dead keep no card, however it ends
             raise
-        self.death_window(player, killer)
         self._discard_everything(player)
         self.mode.after_death(self, player, killer)
         self.open_window("after_death", {"death": Dying(player, None), "killer": killer})

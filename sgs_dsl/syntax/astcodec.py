@@ -128,7 +128,9 @@ def _tuple(args: tuple[Any, ...]) -> Decoder:
 
 def _union(options: tuple[Any, ...]) -> Decoder:
     nullable = type(None) in options
-    classes = {cls.__name__: cls for cls in options if cls is not type(None)}
+    classes = {cls.__name__: cls for cls in options if isinstance(cls, type) and attrs.has(cls)}
+    # a union may hold a generic type too (`tuple[Name, Name] | None`): tried when no node fits
+    others = [_decoder(o) for o in options if o is not type(None) and not (isinstance(o, type) and attrs.has(o))]
 
     def node(value: Any, path: str, depth: int) -> Any:
         if value is None and nullable:
@@ -136,7 +138,12 @@ def _union(options: tuple[Any, ...]) -> Decoder:
         if depth > MAX_DEPTH:
             raise CodecError("nested too deeply")
         if not (isinstance(value, list) and value and isinstance(value[0], str) and value[0] in classes):
-            raise CodecError(f"expected one of {sorted(classes)}")
+            for other in others:
+                try:
+                    return other(value, path, depth)
+                except CodecError:
+                    continue
+            raise CodecError(f"expected one of {sorted(classes) or ['a ' + str(o) for o in others]}")
         cls = classes[value[0]]
         fields = _fields(cls)
         if len(value) != len(fields) + 1:
