@@ -183,8 +183,8 @@ def test_sgs_heroes_lists_a_hegemony_rulesets_generals_with_their_fish() -> None
 
     rows = json.loads(CliRunner().invoke(main, ["heroes", "--ruleset", "hegemony", "--json"]).output)
     simayi = next(r for r in rows if r["name"] == "司馬懿")
-    assert len(rows) == 25 and simayi["hp"] == 1.5 and simayi["hp_half"] == 3
-    assert next(r for r in rows if r["name"] == "劉備")["companions"] == ["張飛", "關羽"]
+    assert len(rows) >= 25 and simayi["hp"] == 1.5 and simayi["hp_half"] == 3
+    assert next(r for r in rows if r["name"] == "劉備")["companions"] == sorted(["張飛", "關羽", "甘夫人"])
 
 
 def test_the_general_expressions_read_the_face_up_generals(library, tmp_path) -> None:
