@@ -162,7 +162,7 @@ def test_the_history_is_kept_per_period_and_only_when_text_queries_it(library):
     game._maybe_new_round(game.players[0])  # back to the first seat: a new round, the log starts again
     assert game.history.moves == []
     # a library whose text never queries the history (the shipped one does: 固政 of 國戰)
-    quiet = attrs.evolve(library, history_used=False)
+    quiet = attrs.evolve(library, history_used=False, history_skills=frozenset())
     plain = make_table(quiet, seats=[dict(role="lord", hand=["殺 ♠7"]), dict()])
     plain.to_discard([find(plain, "殺 ♠7")], "discard")
     assert not plain.history.on and plain.history.moves == []
@@ -175,3 +175,12 @@ def test_swapping_hands_is_one_move_recorded_for_both(library):
     assert specs(a.hand) == ["閃 ♦2", "閃 ♦3"] and specs(b.hand) == ["殺 ♠7"]
     assert specs(game.history.cards(a, "gained", "round")) == ["閃 ♦2", "閃 ♦3"]
     assert specs(game.history.cards(b, "lost", "round")) == ["閃 ♦2", "閃 ♦3"]
+
+
+def test_moves_are_recorded_only_in_games_whose_text_may_ask() -> None:
+    # a skill of the 國戰 generals queries the history: identity games do not pay for it
+    from sgs_dsl.compiler.library import load_library as load
+
+    lib = load()
+    assert lib.history_skills and not lib.history_used
+    assert not lib.queries_history(lib.rulesets["standard"]) and lib.queries_history(lib.rulesets["hegemony"])

@@ -78,7 +78,10 @@ class Compiler:
         self.defined: dict[str, list[tuple[str, Span]]] = {}
         # declared piles (normalized name -> name, public), history queried
         self.piles: dict[str, tuple[str, bool]] = {}
-        self.history_used = False
+        self.history_used = False  # text outside any skill (a card, a procedure) queries the history
+        self.history_skills: set[str] = set()  # the skills whose text queries it
+        self.compiling_skill: str | None = None
+        self.granted: list[tuple[str, str, Span]] = []  # the skills and heroes text names (grant_skill, ...)
         # the states of the skill being compiled, names checked once the
         # library is complete, names set on a damage (`set damage.NAME = ...`)
         self.states: dict[str, state_check.State] = {}
@@ -239,6 +242,13 @@ class Compiler:
 
     # ------------------------------------------------------------ skills (hero skills and equipment)
     def skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members, span: Span) -> Skill:
+        outer, self.compiling_skill = self.compiling_skill, name
+        try:
+            return self._skill_body(name, ident, text, tags, members, span)
+        finally:
+            self.compiling_skill = outer
+
+    def _skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members, span: Span) -> Skill:
         triggers: dict[str, list[TriggerDef]] = {}
         modifiers, view_as, actives, forbids = [], [], [], []
         filters, equipped = [], []
@@ -835,7 +845,11 @@ class Compiler:
         choice_check.check_offers(self, c)
 
     def _history_rule(self, c: ast.Call, kwargs: dict, scope: Scope) -> None:
-        self.history_used = True  # the engine records moves only for text that asks about them
+        # the engine records moves only in a game whose text asks about them
+        if self.compiling_skill is not None:
+            self.history_skills.add(self.compiling_skill)
+        else:
+            self.history_used = True
 
     def _damage_card_rule(self, c: ast.Call, kwargs: dict, scope: Scope) -> None:
         """A damage in a card's text is dealt by that card, unless `card:` says otherwise."""

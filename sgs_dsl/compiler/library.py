@@ -71,9 +71,20 @@ class Library:
     heroes: dict[str, Hero]
     files: tuple[str, ...]
     piles: dict[str, bool] = attrs.field(factory=dict)  # pile name -> public
-    history_used: bool = False  # some text queries the history of moves
+    history_used: bool = False  # text outside any skill queries the history of moves (or may grant such a skill)
     warnings: tuple[Diagnostic, ...] = ()  # what loads but looks like a slip (an unused `let`)
     generals: dict[str, General] = attrs.field(factory=dict)  # 國戰 general cards, by name
+    history_skills: frozenset[str] = frozenset()  # the skills whose text queries the history
+
+    def queries_history(self, ruleset: Ruleset | None) -> bool:
+        """Moves need recording in a game of this ruleset: its heroes' (or generals') skills,
+        or text outside any skill, ask about them; with no ruleset, whenever any text does."""
+        if self.history_used:
+            return True
+        if ruleset is None:
+            return bool(self.history_skills)
+        pool = [h for table in (self.heroes, self.generals) for h in table.values() if h.package in ruleset.heroes]
+        return any(s.name in self.history_skills for h in pool for s in h.skills)
 
     @property
     def default_ruleset(self) -> str:
@@ -179,8 +190,11 @@ class _Builder:
         state_check.check_names(self.c, skills, heroes)  # skills and heroes named by text
         decks = self.decks()
         rulesets = self.rulesets(decks, heroes, {g.package for g in generals.values()})
-        return Library(cards, decks, rulesets, skills, heroes, (), moves_check.pile_table(self.c), self.c.history_used,
-                       generals=generals)
+        granted = {s.name for ptype, name, _ in self.c.granted
+                   if ptype == "skill" and (s := state_check.find(skills, name)) is not None}
+        history_used = self.c.history_used or bool(granted & self.c.history_skills)  # a grant may bring one
+        return Library(cards, decks, rulesets, skills, heroes, (), moves_check.pile_table(self.c), history_used,
+                       generals=generals, history_skills=frozenset(self.c.history_skills))
 
     def skills(self) -> dict[str, Skill]:
         skills = {}

@@ -157,6 +157,7 @@ def check_names(c: Any, skills: dict[str, Any], heroes: dict[str, Any]) -> None:
         if find(table, name) is None:
             known = sorted({v.name for v in table.values()} | {v.id for v in table.values()})
             c.error(span, f"unknown {ptype} '{name}'", did_you_mean(name, known) or f"no {ptype} of the library is named so")
+    c.granted = list(c.name_refs)  # the skills text may grant at run time (the library keeps them)
     c.name_refs.clear()
 
 

@@ -98,7 +98,9 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self.set_aside: frozenset[int] = frozenset()  # equipped cards being converted right now
         self.asker = ""  # the skill or card whose text is running: it asks the text's questions
         self.departed: Player | None = None  # the dead player whose 死亡時 is open
-        self.history = History(on=library.history_used)  # moves, when text queries them
+        # moves are recorded when text of this game may ask about them
+        self.history = History(on=library.queries_history(getattr(mode, "ruleset", None)) or any(
+            s.name in library.history_skills for p in players for s in p.skills))  # a ruling seats any hero
 
     # ------------------------------------------------------------ log and questions
     def log(self, text: str) -> None:
