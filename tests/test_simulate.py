@@ -75,10 +75,10 @@ def test_summarize_counts_errors_apart():
     r = summarize(records, ruleset="std", players=5, seed=0, max_turns=600, elapsed_s=2.0)
     assert r["games"] == 6 and r["valid_games"] == 4
     assert r["errors"] == 2 and r["violations"] == 1 and r["capped"] == 1
-    assert list(r["wins_by_role"]) == ["lord", "rebel", "renegade", "draw"]
-    assert r["wins_by_role"]["rebel"]["wins"] == 2
-    assert r["wins_by_role"]["rebel"]["rate"] == 0.5
-    assert r["wins_by_role"]["renegade"] == {"wins": 0, "rate": 0.0, "ci95": [0.0, pytest.approx(0.4899, abs=1e-4)]}
+    assert list(r["wins_by_side"]) == ["lord", "rebel", "renegade", "draw"]
+    assert r["wins_by_side"]["rebel"]["wins"] == 2
+    assert r["wins_by_side"]["rebel"]["rate"] == 0.5
+    assert r["wins_by_side"]["renegade"] == {"wins": 0, "rate": 0.0, "ci95": [0.0, pytest.approx(0.4899, abs=1e-4)]}
     assert r["turns"] == {"mean": 165.0, "median": 25.0, "max": 600, "min": 10}
     assert [s["game"] for s in r["error_samples"]] == [4, 5]
     assert "KeyError" in r["error_samples"][0]["error"]
@@ -115,7 +115,7 @@ def test_simulate_json_is_deterministic(tmp_path):
     args = ["--players", "5", "--games", "12", "--seed", "42"]
     a = _simulate_json(tmp_path, "a.json", *args)
     b = _simulate_json(tmp_path, "b.json", *args)
-    for key in ("ruleset", "players", "games", "seed", "wins_by_role", "errors", "turns", "elapsed_s", "games_per_s"):
+    for key in ("ruleset", "players", "games", "seed", "wins_by_side", "errors", "turns", "elapsed_s", "games_per_s"):
         assert key in a
     assert a["games"] == 12 and a["seed"] == 42 and a["players"] == 5
     assert strip_timing(a) == strip_timing(b)

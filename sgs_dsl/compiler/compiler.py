@@ -52,7 +52,8 @@ _STACK_FULL = ("runaway text: it sets itself off again so deep inside its own bl
                "stack is full before the nesting budget")
 
 FORBID_SUBJECTS = ("you", "others", "all")  # whom a `forbid` binds
-CARD_MODIFIERS = ("limit", "targets", "trick_distance", "hand_limit")  # modifiers keyed by a card pattern
+CARD_MODIFIERS = ("limit", "targets", "trick_distance", "hand_limit", "range")  # modifiers keyed by a card pattern
+DISTANCE_MODIFIERS = ("distance_to", "distance_from")  # `player`: the other end of the distance
 _YES_NO = re.compile(r"是否(.+)[？?]")  # a yes/no question: its answers are V and 不V
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
 _COMPARE = {"==": operator.is_, "!=": operator.is_not, "<": operator.lt, "<=": operator.le,
@@ -318,7 +319,7 @@ class Compiler:
 
     def forbid(self, m: ast.Forbid) -> ForbidDef | None:
         # six kinds of prohibit, each binding a subject (the owner by default)
-        kinds = ("target", "use", "play", "respond", "discard", "question")
+        kinds = ("target", "use", "play", "respond", "discard", "question", "reveal")
         if m.kind.text not in kinds:
             self.error(m.kind.span, f"unknown forbid '{m.kind.text}'",
                        did_you_mean(m.kind.text, kinds) or "forbid " + ", ".join(f"{k}(...)" for k in kinds))
@@ -328,8 +329,14 @@ class Compiler:
             self.error(m.subject.span, f"unknown forbid subject '{subject}'",
                        did_you_mean(subject, FORBID_SUBJECTS) or "subjects: " + ", ".join(FORBID_SUBJECTS))
             return None
-        scope = Scope({"you": "player", "player": "player", "user": "player", "card": "card"})
-        cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
+        names = {"you": "player", "player": "player", "user": "player", "card": "card"}
+        if m.kind.text == "reveal":  # showing a face-down general (國戰): there is no card
+            if not _any_pattern(m.pattern):
+                self.error(m.pattern.span, "`forbid reveal` is about showing a general, not about cards",
+                           "write `forbid reveal(any) ...`")
+                return None
+            del names["card"]
+        cond = self.expr_bool(m.cond, Scope(names)) if m.cond is not None else None
         return ForbidDef(m.kind.text, self.pattern(m.pattern), cond, subject=subject)
 
     def trigger(self, m: ast.Trigger, skill: str) -> TriggerDef | None:
@@ -372,18 +379,25 @@ class Compiler:
                        did_you_mean(name, schema.MODIFIERS) or "modifiers: " + ", ".join(schema.MODIFIERS))
             return None
         matches = self.pattern(m.pattern) if m.pattern is not None else None
-        if name in ("limit", "targets") and m.pattern is None:
+        if name in ("limit", "targets", "range") and m.pattern is None:
             self.error(m.name.span, f"`{name}` modifies one kind of card: `modify {name}(CARD) ...` with a card name")
         if m.pattern is not None and name not in CARD_MODIFIERS:  # no card to match
             self.error(m.pattern.span, f"`{name}` is not about a card: it takes no card pattern",
                        "a pattern fits " + ", ".join(f"`{n}(...)`" for n in CARD_MODIFIERS))
         scope = Scope({"you": "player", "user": "player", "card": "card"} if name == "targets" else {"you": "player"})
+        if name in DISTANCE_MODIFIERS and m.subject is None:
+            scope.vars["player"] = "player"
         subject = self.modifier_subject(m, scope)  # issue 12: `for others`, `player` the one bound
-        if isinstance(m.value, ast.Var) and m.value.name == "unlimited":
-            if name not in ("limit", "trick_distance", "hand_limit") or m.op != "=" or (
+        unlimited = isinstance(m.value, ast.Var) and m.value.name == "unlimited"
+        if name == "range" and not (unlimited and m.op == "="):
+            self.error(m.value.span, "`range` lifts the attack-range limit of a card: its value is `= unlimited`",
+                       "`modify range(CARD) = unlimited when ...;`")
+        if unlimited:
+            if name not in ("limit", "trick_distance", "hand_limit", "range") or m.op != "=" or (
                     name == "hand_limit" and m.pattern is None):
                 self.error(m.value.span, "`unlimited` only fits `modify limit(...) = unlimited`, "
-                           "`modify trick_distance = unlimited` and `modify hand_limit(...) = unlimited`",
+                           "`modify trick_distance = unlimited`, `modify range(...) = unlimited` "
+                           "and `modify hand_limit(...) = unlimited`",
                            "`modify hand_limit(PATTERN) = unlimited;` keeps those cards out of the count"
                            if name == "hand_limit" else "")
             value = const(None)
@@ -400,7 +414,20 @@ class Compiler:
             if want == "bool" and (m.op != "=" or m.pattern is not None):
                 self.error(m.span, "`survive` is set, for no card: `modify survive = true when ...`")
         cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
-        return ModifierDef(name, matches, m.op, value, cond, subject=subject)
+        where = self.modifier_where(m, scope)
+        return ModifierDef(name, matches, m.op, value, cond, subject=subject, where=where)
+
+    def modifier_where(self, m: ast.Modifier, scope: Scope) -> Callable[[Ctx], Any] | None:
+        """`modify targets(CARD) += N where COND`: each of those N extra targets must meet
+        COND (`it`: the target); the card's own targets keep the card's rule."""
+        if m.where is None:
+            return None
+        if m.name.text != "targets" or m.op != "+=" or m.subject is not None:
+            self.error(m.where.span, "`where` gives extra targets a condition of their own: it fits "
+                       "`modify targets(CARD) += N where COND;` only (no `for`)",
+                       "`modify targets(CARD) += 1 where distance(you, it) == 1;`")
+            return None
+        return self.expr_bool(m.where, Scope({**scope.vars, "it": "player"}))
 
     def modifier_subject(self, m: ast.Modifier, scope: Scope) -> str:
         """Whom a modifier binds; with a subject, `player` names the player bound."""
@@ -1073,3 +1100,8 @@ def _walk_sets(members) -> list[ast.Set]:
             walk(m.body)
     return found
 
+
+
+def _any_pattern(pattern: ast.Pattern) -> bool:
+    """The pattern is the single word `any`."""
+    return [[a.text for a in alt] for alt in pattern.alternatives] == [["any"]]

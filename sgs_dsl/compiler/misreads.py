@@ -12,7 +12,9 @@ from ..syntax import ast
 from ..syntax.names import normalize
 from . import schema
 
-SKILL_TAGS = ("locked", "lord", "limited", "wake", "head", "deputy")  # head/deputy: 主將技/副將技 (國戰)
+# head/deputy: 主將技/副將技; while_hidden: acts on a face-down general; show_in_play: its general
+# may be shown in the play phase (國戰)
+SKILL_TAGS = ("locked", "lord", "limited", "wake", "head", "deputy", "while_hidden", "show_in_play")
 RESERVED = ("true", "false", "none", "you", "unlimited")  # values, not names a `let` may take
 
 # pattern words that say which type a card is, and the card types each allows

@@ -149,7 +149,10 @@ def provide(ctx: Ctx, card, by=None) -> bool:
 
 
 def in_range(ctx: Ctx, a, b) -> bool:
-    return ctx.game.in_range(a, b)
+    # a card's target rule (`one other where in_range(user, it)`) asks for the card: a
+    # `modify range(CARD) = unlimited` lifts it
+    rule = ctx.vars.get("user") is a and ctx.vars.get("it") is b
+    return ctx.game.in_range(a, b, ctx.vars.get("card") if rule else None)
 
 
 def opposite_gender(ctx: Ctx, a, b) -> bool:
@@ -353,6 +356,10 @@ def spent(ctx: Ctx, player, skill) -> bool:
     return ctx.game.is_spent(player, skill)
 
 
+def times_used(ctx: Ctx, player, skill) -> int:
+    return ctx.game.times_used(player, skill.name)
+
+
 def set_gender(ctx: Ctx, player, gender) -> None:
     ctx.game.set_gender(player, gender)
 
@@ -505,6 +512,10 @@ def hide_general(ctx: Ctx, player, which) -> None:
 
 def remove_general(ctx: Ctx, player, which) -> None:
     ctx.game.mode.remove(ctx.game, player, 0 if which == "head" else 1)
+
+
+def lose_general_skills(ctx: Ctx, player, which) -> None:
+    ctx.game.mode.lose_skills(ctx.game, player, 0 if which == "head" else 1)
 
 
 def cancel_target(ctx: Ctx, use, player) -> None:

@@ -97,7 +97,8 @@ FIELDS: dict[str, dict[str, tuple[str, Callable[[Any], Any]]]] = {
                 "source": ("player?", lambda r: r.source), "card": ("card?", lambda r: r.card)},
     "move": {"player": ("player", lambda m: m.player), "zone": ("str", lambda m: m.zone),
              "card": ("card", lambda m: m.card),
-             "cards": ("cards", lambda m: list(m.cards) or [m.card])},  # all lost at once
+             "cards": ("cards", lambda m: list(m.cards) or [m.card]),  # all lost at once
+             "reason": ("str", lambda m: m.reason)},  # why: use, play, discard, give, gain, put, recast
 }
 # a point fight (拼點), returned by point_fight and the payload of point_shown
 FIELDS["fight"] = {
@@ -175,9 +176,10 @@ CARD_PROPS = {"range": "int", "limit": "int", "distance": "int", "nature": "natu
               "targets": "int", "recast": "int"}
 MODIFIERS = {
     "limit": "uses of a card per play phase (value or `unlimited`)",
-    "targets": "extra targets of a card",
-    "distance_to": "your distance to others",
-    "distance_from": "others' distance to you",
+    "targets": "extra targets of a card (`where COND`: what each extra target must meet, `it`)",
+    "distance_to": "your distance to others (`player`: the other one; `= N` sets it)",
+    "distance_from": "others' distance to you (`player`: the other one; `= N` sets it)",
+    "range": "the attack-range limit of a card (`= unlimited` lifts it)",
     "attack_range": "your attack range",
     "hand_limit": "your hand limit",
     "trick_distance": "the distance limit of your tricks",
@@ -388,6 +390,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the player's hero skills lose effect (技能失效) until the end of the phase, turn or round"),
     Builtin("spent", (P("player", "player"), P("skill", "skill")), {}, "bool",
             "the player's limited (限定技) or wake (覺醒技) skill has fired: it never fires again"),
+    Builtin("times_used", (P("player", "player"), P("skill", "skill")), {}, "int",
+            "how often the player has used the skill (its `active` actions and `view_as` conversions) "
+            "in the player's play phase now, 0 outside it: `when times_used(you, SKILL) < 4` is 限四次"),
     Builtin("set_gender", (P("player", "player"), P("gender", "gender")), {}, "none",
             "the player's gender becomes male or female (男 / 女)"),
     Builtin("set_kingdom", (P("player", "player"), P("kingdom", "kingdom")), {}, "none",
@@ -466,6 +471,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "暗置: the player's head or deputy general turns face down again (國戰); the kingdom stays decided"),
     Builtin("remove_general", (P("player", "player"), P("which", "general_slot")), {}, "none",
             "移除: the player's head or deputy general leaves the game, with its skills (國戰)"),
+    Builtin("lose_general_skills", (P("player", "player"), P("which", "general_slot")), {}, "none",
+            "the skills of the player's head or deputy general are lost for the rest of the game (國戰 斷腸); "
+            "the general stays, with its kingdom and gender"),
     Builtin("look_at", (P("player", "player"), P("cards", "cards")), {}, "none",
             "the player looks at the cards (觀看: another's hand cards, for one): only they see them; "
             "the log names the cards"),

@@ -65,6 +65,7 @@ class ModifierDef:
     cond: Fn | None
     skill: str = ""  # whose modifier: credited in statistics when it changes an outcome
     subject: str = "you"  # issue 12: who is bound: you / others / all (engine.bound_modifiers)
+    where: Fn | None = None  # `targets ... where`: each extra target's own condition (ctx: it)
 
 
 @attrs.frozen(slots=True)

@@ -226,6 +226,7 @@ class Move:
     zone: str
     card: Card  # the first card lost (the only one, for most moves)
     cards: list[Card] = attrs.field(factory=list)  # every card this move took from `zone`
+    reason: str = "put"  # why they moved (vocab.REASONS): "discard" for cards 棄置
 
 
 @attrs.define(slots=True, eq=False)

@@ -49,7 +49,7 @@ WINDOWS: tuple[WindowSpec, ...] = (
     W("using", "使用時", "use", "use", "all, from the current player", note="the card is used; it is in the processing area"),
     W("specifying", "指定目標時", "use", "use", _whose("user", "user == you", per_target=True)),
     W("targeted", "成為目標時", "use", "use", _whose("target", "target == you", per_target=True), ("targets",),
-      note="targets may be changed"),
+      note="targets may be changed; a delayed trick is already in the target's judge area"),
     W("after_specify", "指定目標後", "use", "use", _whose("user", "user == you", per_target=True), note="targets are fixed"),
     W("after_targeted", "成為目標後", "use", "use", _whose("target", "target == you", per_target=True)),
     W("effect_start", "使用結算開始時", "use", "use", "all, per target", (), True,
@@ -91,7 +91,8 @@ WINDOWS: tuple[WindowSpec, ...] = (
     W("drawn", "摸牌後", "draw", "move", "all, from the current player; opened only when a living player's skill listens to it",
       note="after the cards are in hand: move.player drew move.cards from the deck"),
     W("cards_lost", "失去牌後", "move", "move", _whose("loser", "move.player == you"),
-      note="once per move for each player and zone (hand, equipment) that lost cards: move.cards"),
+      note="once per move for each player and zone (hand, equipment) that lost cards: move.cards; "
+      "move.reason says why (discard: they lie in the discard pile)"),
     # point fights
     W("point_shown", "拼點牌亮出後", "point_fight", "fight", "all, from the current player",
       ("source_rank", "target_rank"), note="before the result: change a card (replace_fight_card) or its rank"),

@@ -33,7 +33,7 @@ class AttachedMixin:
         for owner in self.seat_order(player):
             if owner is player or not owner.alive:
                 continue
-            for skill in self.skills_of(owner):
+            for skill in self.effective_skills(owner):
                 for act in skill.attached:
                     if self._attach_offered(player, owner, skill, act):
                         offered.append((owner, skill, act))

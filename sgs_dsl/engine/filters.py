@@ -26,7 +26,7 @@ class FiltersMixin:
             table: dict[int, list[FilterDef]] = {}
             for p in self.players:
                 if p.alive:
-                    for skill in self.skills_of(p, suppressed=True):
+                    for skill in self.effective_skills(p, suppressed=True):
                         if skill.filters:
                             table.setdefault(p.seat, []).extend(skill.filters)
             self._filter_table = table

@@ -161,8 +161,25 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         i, j = living.index(a), living.index(b)
         steps = abs(i - j)
         base = min(steps, len(living) - steps)
-        base += self.modifier_total(b, "distance_from") + self.modifier_total(a, "distance_to")
-        return max(1, base)
+        set_to: list[int] = []  # `modify distance_to = N`: the distance is N, whatever else counts
+        base += self._distance_part(b, "distance_from", a, set_to) + self._distance_part(a, "distance_to", b, set_to)
+        return max(1, min(set_to) if set_to else base)
+
+    def _distance_part(self, p: Player, name: str, other: Player, set_to: list[int]) -> int:
+        """p's `name` modifiers toward `other` (their `player`): the sum of the += and -= ones;
+        the values of the applying `=` ones go to `set_to`."""
+        total = 0
+        for m in self.modifiers(p, name):
+            ctx = Ctx(self, {"player": other, "you": p})  # a bound modifier rebinds `player`
+            if m.cond is None or m.cond(ctx):
+                value = m.value(ctx)
+                if m.op == "=":
+                    set_to.append(value)
+                else:
+                    total += -value if m.op == "-=" else value
+                if value or m.op == "=":
+                    self.credit(m.skill)
+        return total
 
     def attack_range(self, p: Player) -> int:
         weapon = p.equips.get("weapon")
@@ -175,13 +192,17 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
     def treated_weapon_range(self, p: Player) -> int:
         """With the weapon slot empty, a weapon p is treated as equipped with (`equipped`)
         gives its range: its skill is then the only one of p's with the weapon slot."""
-        for skill in self.skills_of(p):
+        for skill in self.effective_skills(p):
             if skill.slot == "weapon" and skill.from_card:
                 return self.library.cards[skill.from_card].range
         return 1
 
-    def in_range(self, a: Player, b: Player) -> bool:
-        return a is not b and b.alive and self.distance(a, b) <= self.attack_range(a)
+    def in_range(self, a: Player, b: Player, card: Any = None) -> bool:
+        """b is within a's attack range; for a card a is choosing targets for, a
+        `modify range(PATTERN) = unlimited` of a's that fits it lifts the range."""
+        if a is b or not b.alive:
+            return False
+        return (card is not None and self.unlimited(a, "range", card)) or self.distance(a, b) <= self.attack_range(a)
 
     # ------------------------------------------------------------ skills, modifiers, windows
     def skills_of(self, p: Player, suppressed: bool = False) -> list[Skill]:
@@ -200,6 +221,22 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         if suppressed or not self.use_stack or "armor" not in p.equips or not self.armor_ignored(p):
             return skills
         return [s for s in skills if s.slot != "armor"]
+
+    def effective_skills(self, p: Player, suppressed: bool = False) -> list[Skill]:
+        """The skills in effect: `skills_of` without a face-down general's skills, which wait
+        to be invoked (國戰); their modifiers, prohibits and filters do not act meanwhile."""
+        skills = self.skills_of(p, suppressed)
+        if not self.mode.hides_skills:
+            return skills
+        return [s for s in skills if not self.mode.hidden(p, s)]
+
+    def offered_skills(self, p: Player) -> list[Skill]:
+        """The skills p may invoke now: a face-down general's only while p may show a general
+        (a `forbid reveal` binds no one)."""
+        skills = self.skills_of(p)
+        if not self.mode.hides_skills or self.may_reveal(p):
+            return skills
+        return [s for s in skills if not self.mode.hidden(p, s)]
 
     def rule_skills(self) -> tuple[Skill, ...]:
         """The rules that cards of this game's deck add for everyone (酒's next-殺 bonus)."""
@@ -231,7 +268,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         """Which seats have a modifier of each name, until changed_skills()."""
         seats: dict[str, set[int]] = {}
         for p in self.players:
-            for skill in self.skills_of(p, suppressed=True):
+            for skill in self.effective_skills(p, suppressed=True):
                 for m in skill.modifiers:
                     if m.subject == "you":
                         seats.setdefault(m.name, set()).add(p.seat)
@@ -241,12 +278,14 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
 
     def _modifiers(self, p: Player, name: str):
         aside = {self.equip_skill_uid(p, s) for s in self.skills_of(p)} & self.set_aside if self.set_aside else ()
-        for skill in self.skills_of(p):
+        stacks = self.mode.hides_skills  # one skill on both generals acts twice (seed 001 Q&A 11)
+        for skill in self.effective_skills(p):
             if aside and self.equip_skill_uid(p, skill) in aside:
                 continue
             for m in skill.modifiers:
                 if m.name == name and m.subject == "you":
-                    yield m
+                    for _ in range(self.mode.copies(p, skill) if stacks else 1):
+                        yield m
         yield from bound_modifiers(self, self._bound, p, name)
 
     @staticmethod
@@ -295,7 +334,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
     def extra_targets(self, p: Player, card: UsedCard) -> int:
         total = 0
         for m in self.modifiers(p, "targets"):
-            if m.matches is not None and not m.matches(card):
+            if m.where is not None or (m.matches is not None and not m.matches(card)):  # `where`: using.py
                 continue
             ctx = Ctx(self, {"you": p, "user": p, "card": card})
             if m.cond is None or m.cond(ctx):
@@ -347,11 +386,16 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
                   window: str, leaving: bool = False) -> None:
         remaining = list(entries)
         while remaining:
+            if window in TARGET_WINDOWS and variables["target"] not in variables["use"].targets:
+                return  # cancelled (取消) or redirected: the rest of this target's window is gone
             ready = [(e, ctx) for e in remaining if (ctx := self._ready(e, variables, leaving)) is not None]
             if not ready:
                 return
             first_class = [r for r in ready if bool(r[0][1].slot) == bool(ready[0][0][1].slot)]
-            if self.mode.locked_first and any("locked" in r[0][1].tags for r in first_class):
+            if self.mode.locked_first and any("locked" in r[0][1].tags for r in first_class) and not any(
+                    self.mode.hidden(r[0][0], r[0][1]) for r in first_class):
+                # locked skills first, except while generals are still to be shown: the player
+                # then orders the skills as they choose which general to show first (Q&A 7)
                 first_class = [r for r in first_class if "locked" in r[0][1].tags]
             if len(first_class) > 1:
                 options = [Option(f"【{r[0][1].name}】", r) for r in first_class]
@@ -361,10 +405,11 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
                 chosen = first_class[0]
             (p, skill, trig), ctx = chosen
             remaining.remove(chosen[0])
-            if trig.optional and not self.confirm(p, "是否發動？", INVOKE, NOT_INVOKE, skill.name):
+            waiting = self.mode.hides_skills and self.mode.hidden(p, skill)  # a locked one too (Q&A 7)
+            if (trig.optional or waiting) and not self.confirm(p, "是否發動？", INVOKE, NOT_INVOKE, skill.name):
                 self.log(f"{p.label()}不發動【{skill.name}】")
                 continue
-            if trig.optional and self.mode.hides_skills:
+            if waiting:
                 self.mode.on_invoke(self, p, skill)  # a face-down general is shown, then the skill acts
             self._fire(p, skill, trig, ctx, self._times(trig, variables))
 
@@ -431,12 +476,16 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             return None
         if skill.slot == "armor" and self.armor_ignored(p):
             return None
-        if self.mode.hides_skills and not trig.optional and self.mode.hidden(p, skill):
-            return None  # a skill on a face-down general acts only when invoked
+        if self.mode.hides_skills and self.mode.hidden(p, skill) and (trig.helper or not self.may_reveal(p)):
+            return None  # a face-down general's skill acts only when invoked, which shows it
         ctx = Ctx(self, {"you": p, **variables})
         if trig.cond is not None and not trig.cond(ctx):
             return None
         return ctx
+
+
+# windows opened per target of a use: one whose target stops being one (取消, redirected) closes
+TARGET_WINDOWS = frozenset(("specifying", "targeted", "after_specify", "after_targeted"))
 
 
 def window_label(window: str, variables: dict[str, Any]) -> str:

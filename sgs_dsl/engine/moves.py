@@ -39,7 +39,7 @@ class MovesMixin:
             self.history.record(cards, sources, zone, owner, reason)
         for lost_from, _ in sources:
             if lost_from == "hand" or lost_from == "equip":  # most moves lose nothing: no window
-                self._lost([(cards, sources, zone, owner)])
+                self._lost([(cards, sources, zone, owner)], reason)
                 return
 
     def swap_hands(self, a: Player, b: Player) -> None:
@@ -58,9 +58,10 @@ class MovesMixin:
         self.log(f"{a.label()}與{b.label()}交換手牌")
         self._lost(legs)
 
-    def _lost(self, legs: list[tuple[list[Card], list[tuple[str, Player | None]], str, Player | None]]) -> None:
+    def _lost(self, legs: list[tuple[list[Card], list[tuple[str, Player | None]], str, Player | None]],
+              reason: str = "put") -> None:
         """The cards-lost window, once per living player and zone (hand, equipment) that lost
-        cards in this move, in seat order from the current player."""
+        cards in this move, in seat order from the current player; `move.reason` says why."""
         groups: dict[tuple[int, str], list[Card]] = {}
         for cards, sources, zone, owner in legs:
             for card, (lost_from, loser) in zip(cards, sources, strict=True):
@@ -73,15 +74,15 @@ class MovesMixin:
         for seat, lost_from in sorted(groups, key=lambda k: ((k[0] - self.current.seat) % n, k[1])):
             loser, lost = self.players[seat], groups[seat, lost_from]
             if lost_from == "equip":
-                self._own_lost(loser, lost)
-            self.open_window("cards_lost", {"move": Move(loser, lost_from, lost[0], lost)})
+                self._own_lost(loser, lost, reason)
+            self.open_window("cards_lost", {"move": Move(loser, lost_from, lost[0], lost, reason)})
 
-    def _own_lost(self, loser: Player, lost: list[Card]) -> None:
+    def _own_lost(self, loser: Player, lost: list[Card], reason: str) -> None:
         """A card's own skill hears the move that takes it out of the equipment area."""
         for card in lost:
             own = card.kind.skill
             if own is not None and own.triggers.get("cards_lost"):
-                variables = {"move": Move(loser, "equip", card, lost)}
+                variables = {"move": Move(loser, "equip", card, lost, reason)}
                 self._fire_own([(loser, own, t) for t in own.triggers["cards_lost"]], variables, "cards_lost",
                                leaving=True)
 

@@ -36,7 +36,7 @@ class ProhibitsMixin:
             table: dict[str, list[Entry]] = {}
             for owner in self.players:
                 if owner.alive:
-                    for skill in self.skills_of(owner, suppressed=True):
+                    for skill in self.effective_skills(owner, suppressed=True):
                         for f in skill.forbids:
                             table.setdefault(f.kind, []).append((owner, skill, f))
             binding: dict[tuple[str, int], list[Entry]] = {}
@@ -66,6 +66,18 @@ class ProhibitsMixin:
                 self.credit(f.skill)
                 return True
         return False
+
+    def may_reveal(self, p: Player) -> bool:
+        """No `forbid reveal` binds p now: p may show a face-down general (國戰)."""
+        binding = self._forbid_binding
+        if binding is None:
+            self.forbid_table()
+            binding = self._forbid_binding
+        for owner, _skill, f in binding.get(("reveal", p.seat), ()):
+            if f.cond is None or f.cond(Ctx(self, {"you": owner, "player": p, "user": p})):
+                self.credit(f.skill)
+                return False
+        return True
 
     def may_forbid(self, context: str) -> bool:
         """Some prohibit in play is about what a `castable` context produces (else none can stop it)."""

@@ -57,14 +57,14 @@ class StateMixin:
     def turn_over(self, player: Player) -> None:
         """翻面: face down, or back face up when already face down; chained state is untouched."""
         player.turned = not player.turned
-        self.log(f"{player.label()}將武將牌翻至{'背面朝上' if player.turned else '正面朝上'}")
+        self.log(player.label() + self.mode.turned_words[0 if player.turned else 1])
 
     def turns_back(self, player: Player) -> bool:
         """At 回合開始前: a face-down player turns face up and skips this whole turn."""
         if not player.turned:
             return False
         player.turned = False
-        self.log(f"{player.label()}將武將牌翻至正面朝上，跳過此回合")
+        self.log(f"{player.label()}{self.mode.turned_words[1]}，跳過此回合")
         return True
 
     # ------------------------------------------------------------ remembered values

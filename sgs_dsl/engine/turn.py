@@ -196,7 +196,7 @@ class TurnMixin:
 
     def play_options(self, player: Player) -> list[Option]:
         options = [Option(f"重鑄{c.label()}", ("recast", c)) for c in player.hand if c.kind.recast]
-        for skill in self.skills_of(player):
+        for skill in self.offered_skills(player):
             for act in skill.actives:
                 if act.once and player.used.get(ACTIVE_KEY + skill.name, 0) >= 1:
                     continue
@@ -205,6 +205,7 @@ class TurnMixin:
                 if act.cond is None or act.cond(Ctx(self, {"you": player})):
                     options.append(Option(f"發動【{skill.name}】", ("active", (skill, act))))
         options += self.attached_options(player)  # issue 10: actions other players' skills give
+        options += self.mode.play_options(self, player)
         options += self.recast_options(player)
         for label, kind, subcards in self.castable(player, "play"):
             if self.can_play(player, kind, self.probe(kind, subcards)):
@@ -221,6 +222,9 @@ class TurnMixin:
             return
         if kind == "attach":  # issue 10
             self.run_attached(player, subcards)
+            return
+        if kind == "mode":  # an action of the mode's own (國戰: show a general)
+            self.mode.play_action(self, player, subcards)
             return
         if kind == "active":
             skill, act = subcards
@@ -248,7 +252,7 @@ class TurnMixin:
     def recast_options(self, player: Player) -> list[Option]:
         """The conversions that may be recast (`view_as ... for use or recast`) with cards to do it."""
         options = []
-        for skill in self.skills_of(player):
+        for skill in self.offered_skills(player):
             for va in skill.view_as:
                 if "recast" not in va.modes or (va.cond is not None and not va.cond(Ctx(self, {"you": player}))):
                     continue

@@ -20,6 +20,7 @@ from .decisions import Option
 DONE = "完成"  # the option that stops picking more (targets, players, cards)
 UNCOUNTERABLE = "_uncounterable"  # Use.vars flag: no card may counter this use
 FACE_DOWN = "（扣置）"  # a conversion used face down, which others may question
+CONVERT_KEY = "convert:"  # Player.used key prefix: a skill's conversions used this play phase
 # Equipment is used in the play phase on oneself (seed 000 裝備牌): a rule of the game, not of
 # any card's text, so a card that says nothing about its use still has this mode.
 EQUIP_USE = UseMode("play", TargetRule("self", None))
@@ -64,7 +65,7 @@ class UsingMixin:
             if guarded and self.forbidden_in(p, context, used):
                 continue
             yield used.label(), kind, (c,)
-        for skill in self.skills_of(p):
+        for skill in self.offered_skills(p):
             for va in skill.view_as:
                 if ("play" if playing_out else "use") not in va.modes:
                     continue
@@ -130,10 +131,19 @@ class UsingMixin:
     def invoked(self, p: Player, skill_name: str) -> None:
         """A conversion of a skill is invoked: counted, and (國戰) its face-down general shown."""
         self.fired[skill_name] = self.fired.get(skill_name, 0) + 1
+        p.used[CONVERT_KEY + skill_name] = p.used.get(CONVERT_KEY + skill_name, 0) + 1  # times_used()
         if self.mode.hides_skills:
             skill = next((s for s in self.skills_of(p) if s.name == skill_name), None)
             if skill is not None:
                 self.mode.on_invoke(self, p, skill)
+
+    def times_used(self, p: Player, skill_name: str) -> int:
+        """How often p has used the skill (its actions and conversions) in p's play phase now."""
+        from .turn import ACTIVE_KEY  # turn.py imports this module
+
+        if self.current is not p or self.phase_now != "play":
+            return 0  # the counts of p.used are of p's last play phase
+        return p.used.get(ACTIVE_KEY + skill_name, 0) + p.used.get(CONVERT_KEY + skill_name, 0)
 
     def pick_for(self, p: Player, va: Any, prompt: str) -> list[Card]:
         """The cards of a conversion, picked one by one, its rule across them kept."""
@@ -235,9 +245,11 @@ class UsingMixin:
             return [user]
         asker = card.label()  # a card's use asks for its targets
         chosen = [self.ask(user, "target", "選擇目標", [Option(p.label(), p) for p in candidates], asker).value]
-        extra = self.extra_targets(user, card) + kind.targets - 1
-        while extra > 0:
-            rest = [p for p in candidates if p not in chosen]
+        free = max(0, self.extra_targets(user, card) + kind.targets - 1)
+        conditioned, skills = self.where_slots(user, card)
+        slots = [None] * free + conditioned
+        while len(chosen) - 1 < len(slots):
+            rest = [p for p in candidates if p not in chosen and fills(slots, [*chosen[1:], p], user, card, self)]
             if not rest:
                 break
             options = [Option(p.label(), p) for p in rest] + [Option(DONE, None)]
@@ -245,8 +257,23 @@ class UsingMixin:
             if pick is None:
                 break
             chosen.append(pick)
-            extra -= 1
+            if len(chosen) - 1 > free:  # a conditioned slot is taken: its skill shaped the use
+                for skill in skills:
+                    self.credit(skill)
         return chosen
+
+    def where_slots(self, user: Player, card: UsedCard) -> tuple[list[Any], list[str]]:
+        """The extra targets of `modify targets(CARD) += N where COND`: one condition per
+        target, and the skills that give them."""
+        slots, skills = [], []
+        for m in self.modifiers(user, "targets"):
+            if m.where is None or (m.matches is not None and not m.matches(card)):
+                continue
+            ctx = Ctx(self, {"you": user, "user": user, "card": card})
+            if m.cond is None or m.cond(ctx):
+                slots += [m.where] * max(0, m.value(ctx))
+                skills.append(m.skill)
+        return slots, skills
 
     def use_card(self, user: Player, card: UsedCard, targets: list[Player], context: str,
                  responded: Use | None = None, extra: dict[str, Any] | None = None) -> Use:
@@ -281,11 +308,7 @@ class UsingMixin:
             self.equip(user, card)
             return use
         if kind.type == "delayed":
-            target = targets[0]
-            for c in card.subcards:
-                self.place(c, "judge", target, reason="use")
-                if c.kind is not kind:  # a converted card lies there as the trick it was used as
-                    self.judge_as[c.uid] = kind
+            self._lay_delayed(use)
             return use
         self.to_processing([c for c in card.subcards if c not in self.processing], "use")
         self.use_stack.append(use)
@@ -304,14 +327,43 @@ class UsingMixin:
         if leftovers:
             self.to_discard(leftovers)
 
-    def _resolve_use(self, use: Use) -> None:
-        kind = use.card.kind
+    def _lay_delayed(self, use: Use) -> None:
+        """A delayed trick lies in its target's judge area from the moment it is used; then the
+        use and target windows open as for any card (timing.md "Using a card"). Left without a
+        target it goes to the discard pile (seed 001 Q&A 4); moved to another target, it moves
+        to that player's judge area."""
+        kind, target = use.card.kind, use.targets[0]
+        for c in use.card.subcards:
+            self.place(c, "judge", target, reason="use")
+            if c.kind is not kind:  # a converted card lies there as the trick it was used as
+                self.judge_as[c.uid] = kind
+        self.use_stack.append(use)
+        try:
+            self._target_windows(use, self._use_vars(use))
+        finally:
+            self.use_stack.pop()
+        lying = [c for c in use.card.subcards if self.zone_of(c) == ("judge", target)]
+        if lying and not use.targets:
+            self.to_discard(lying)
+        elif lying and use.targets[0] is not target:
+            self.move_cards(lying, "judge", use.targets[0], "use")
+
+    @staticmethod
+    def _use_vars(use: Use) -> dict[str, Any]:
         # the card it answers, for every block and window (a counter's `prepare` reads it)
-        base = {"use": use, "card": use.card, "user": use.user, "responded": use.responded}
+        return {"use": use, "card": use.card, "user": use.user, "responded": use.responded}
+
+    def _target_windows(self, use: Use, base: dict[str, Any]) -> None:
         self.open_window("using", {**base, "target": None})
         for window in ("specifying", "targeted", "after_specify", "after_targeted"):
             for t in list(use.targets):
-                self.open_window(window, {**base, "target": t})
+                if t in use.targets:  # not cancelled nor redirected away by an earlier window
+                    self.open_window(window, {**base, "target": t})
+
+    def _resolve_use(self, use: Use) -> None:
+        kind = use.card.kind
+        base = self._use_vars(use)
+        self._target_windows(use, base)
         if use.responded is None and not use.targets:
             return
         if kind.choose and not all(var in use.vars for var, _, _ in kind.choose):
@@ -527,3 +579,20 @@ def on_whom(use: Use, target: Player | None) -> str:
     if target is not None:
         return f"對{target.label()}"
     return f"對{use.responded.card.label()}" if use.responded is not None else ""
+
+
+def fills(slots: list[Any], picks: list[Player], user: Player, card: UsedCard, game: Any) -> bool:
+    """The extra picks can each take a slot of their own: a free one (None) or one whose
+    condition they meet. Tried in every way, so the order of picking does not matter."""
+    if not picks:
+        return True
+    first, rest = picks[0], picks[1:]
+    tried: set[int] = set()  # slots of one condition are alike: each is tried once
+    for i, cond in enumerate(slots):
+        if id(cond) in tried:
+            continue
+        tried.add(id(cond))
+        if cond is None or cond(Ctx(game, {"you": user, "user": user, "card": card, "it": first})):
+            if fills(slots[:i] + slots[i + 1:], rest, user, card, game):
+                return True
+    return False

@@ -26,6 +26,7 @@ class Mode:
     hides_skills = False  # some of a player's skills are on face-down cards (國戰): see `hidden`
     cards_per_seat = 1  # hero cards a seat takes (國戰: two generals)
     locked_first = False  # in one window, a player's locked skills resolve before their others
+    turned_words = ("將武將牌翻至背面朝上", "將武將牌翻至正面朝上")  # the log of 翻面: turned over, back
 
     def __init__(self, ruleset: Any = None):
         self.ruleset = ruleset  # the ruleset being played (None for a table built by hand)
@@ -83,6 +84,19 @@ class Mode:
         nothing of it acts by itself (with `hides_skills`)."""
         return False
 
+    def copies(self, player: Player, skill: Any) -> int:
+        """How many of the player's face-up cards give the skill: its modifiers act that often
+        (國戰: two 馬術 stack, seed 001 Q&A 11)."""
+        return 1
+
+    def play_options(self, game: Any, player: Player) -> list[Any]:
+        """Actions the mode adds to the player's play phase (國戰: showing a general whose skill
+        says it may be shown then); each option's value is ("mode", what `play_action` takes)."""
+        return []
+
+    def play_action(self, game: Any, player: Player, what: Any) -> None:
+        raise RulesError(f"{self.spec.title} has no actions of its own in the play phase")
+
     def on_invoke(self, game: Any, player: Player, skill: Any) -> None:
         """The player invokes a skill by choice, before it acts (國戰: its general is shown)."""
 
@@ -106,6 +120,9 @@ class Mode:
 
     def remove(self, game: Any, player: Player, slot: int) -> None:
         raise RulesError(f"{self.spec.title} has no general cards to remove")
+
+    def lose_skills(self, game: Any, player: Player, slot: int) -> None:
+        raise RulesError(f"{self.spec.title} has no general cards whose skills could be lost")
 
     def death_note(self, player: Player) -> str:
         """What the log adds when a player dies (the role or kingdom shown then)."""

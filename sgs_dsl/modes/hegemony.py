@@ -33,11 +33,19 @@ class Generals:
     shown: list[bool] = attrs.field(factory=lambda: [False, False])
     paired: bool = False  # both have been face up (the first time is rewarded)
     removed: list[bool] = attrs.field(factory=lambda: [False, False])  # 移除: out of the game
+    silenced: list[bool] = attrs.field(factory=lambda: [False, False])  # its skills lost (斷腸)
+
+    def gives(self, slot: int, skill: Any) -> bool:
+        """The general in this slot gives the skill: it is in the game and its skills are not lost."""
+        return not self.removed[slot] and not self.silenced[slot] and any(s is skill for s in self.cards[slot].skills)
 
     def owner_of(self, skill: Any) -> int | None:
         """Which general in the game has the skill (the head when both have it)."""
-        return next((i for i, g in enumerate(self.cards) if not self.removed[i] and any(s is skill for s in g.skills)),
-                    None)
+        return next((i for i in (HEAD, DEPUTY) if self.gives(i, skill)), None)
+
+    def showing(self, skill: Any) -> int:
+        """How many face-up generals give the skill."""
+        return sum(self.shown[i] and self.gives(i, skill) for i in (HEAD, DEPUTY))
 
 
 class HegemonyMode(Mode):
@@ -45,6 +53,7 @@ class HegemonyMode(Mode):
     hides_skills = True
     cards_per_seat = 2
     locked_first = True  # one player's locked skills of one window before the others (seed 001 Q&A 7)
+    turned_words = ("將武將牌疊置", "將武將牌恢復平置")  # seed 001 新概念 3, 4: 疊置 and 平置
 
     def __init__(self, ruleset: Any = None):
         super().__init__(ruleset)
@@ -119,7 +128,7 @@ class HegemonyMode(Mode):
         if phase != "prepare" or player.seat not in self.generals:
             return
         for slot in (HEAD, DEPUTY):
-            if not self.generals[player.seat].shown[slot] and player.alive:
+            if not self.generals[player.seat].shown[slot] and player.alive and game.may_reveal(player):
                 name = self.generals[player.seat].cards[slot].name
                 if game.ask(player, "reveal", f"是否明置{SLOT_ZH[slot]}{name}？", [Option(SHOW, True),
                             Option(KEEP, False)], "明置").value:
@@ -130,8 +139,7 @@ class HegemonyMode(Mode):
         if seat is None:
             return
         slot = seat.owner_of(skill)
-        if slot is not None and not seat.shown[slot] and not any(
-                seat.shown[i] and any(s is skill for s in seat.cards[i].skills) for i in (HEAD, DEPUTY)):
+        if slot is not None and self.hidden(player, skill):
             self.show(game, player, slot)
 
     def show(self, game: Any, player: Player, slot: int) -> None:
@@ -193,19 +201,41 @@ class HegemonyMode(Mode):
         if seat is None:
             return True
         slot = seat.owner_of(skill)
-        if slot is None:  # its general was removed
-            return False
+        if slot is None:  # its general was removed or lost its skills; else a skill granted
+            return not any(s is skill for g in seat.cards for s in g.skills)
         if ("head" in skill.tags and slot != HEAD) or ("deputy" in skill.tags and slot != DEPUTY):
             return False  # 主將技 / 副將技: only on a general in that place
         return not self.hidden(player, skill) or _invocable(skill)
 
     def hidden(self, player: Player, skill: Any) -> bool:
-        """A skill of the player's generals that no face-up general has (equipment's skills and
-        the rules of cards are no general's: never hidden)."""
+        """A skill of the player's generals that no face-up general has, unless it acts while
+        face down (`while_hidden`); equipment's skills and cards' rules are no general's."""
         seat = self.generals.get(player.seat)
-        if seat is None or seat.owner_of(skill) is None:
+        if seat is None or "while_hidden" in skill.tags or seat.owner_of(skill) is None:
             return False
-        return not any(seat.shown[i] and any(s is skill for s in seat.cards[i].skills) for i in (HEAD, DEPUTY))
+        return not seat.showing(skill)
+
+    def copies(self, player: Player, skill: Any) -> int:
+        seat = self.generals.get(player.seat)
+        if seat is None:
+            return 1
+        if "while_hidden" in skill.tags:
+            return max(1, sum(seat.gives(i, skill) for i in (HEAD, DEPUTY)))
+        return max(1, seat.showing(skill))
+
+    def play_options(self, game: Any, player: Player) -> list[Any]:
+        """A face-down general with a `show_in_play` skill may be shown in its owner's play phase."""
+        seat = self.generals.get(player.seat)
+        if seat is None or all(seat.shown):
+            return []
+        slots = [i for i in (HEAD, DEPUTY) if not seat.shown[i] and not seat.removed[i] and not seat.silenced[i]
+                 and any("show_in_play" in s.tags for s in seat.cards[i].skills)]
+        if not slots or not game.may_reveal(player):
+            return []
+        return [Option(f"明置{SLOT_ZH[i]}{seat.cards[i].name}", ("mode", i)) for i in slots]
+
+    def play_action(self, game: Any, player: Player, what: Any) -> None:
+        self.show(game, player, what)
 
     def hidden_count(self, player: Player) -> int:
         seat = self.generals.get(player.seat)
@@ -246,6 +276,15 @@ class HegemonyMode(Mode):
         game.log(f"{player.label()}移除{SLOT_ZH[slot]}{seat.cards[slot].name}")
         player.gender = seat.cards[1 - slot].gender if seat.shown[1 - slot] and not seat.removed[1 - slot] else ""
         self._rename(player)
+        game.changed_skills()
+
+    def lose_skills(self, game: Any, player: Player, slot: int) -> None:
+        """The general stays (its kingdom, gender and place) but its skills are lost for the game."""
+        seat = self.generals.get(player.seat)
+        if seat is None or seat.removed[slot] or seat.silenced[slot]:
+            return
+        seat.silenced[slot] = True
+        game.log(f"{player.label()}失去{SLOT_ZH[slot]}{seat.cards[slot].name}的所有技能")
         game.changed_skills()
 
     def revealed(self, player: Player) -> bool:
@@ -365,8 +404,7 @@ def _pairs(hand: list[Any]) -> bool:
 
 
 def _invocable(skill: Any) -> bool:
-    """A skill its owner invokes by choice (an optional trigger, an action, a conversion): on a
-    face-down general it is offered, and invoking it shows the general; a locked one waits."""
-    if "locked" in skill.tags:
-        return False
-    return bool(skill.actives or skill.view_as or any(t.optional for ts in skill.triggers.values() for t in ts))
+    """A skill that can be invoked from a face-down general, which shows it (seed 001): an
+    action, a conversion, a trigger (a locked one too: Q&A 7). Modifiers, prohibits and
+    filters only act face up (`show_in_play` lets one be shown in the play phase)."""
+    return bool(skill.actives or skill.view_as or any(not t.helper for ts in skill.triggers.values() for t in ts))

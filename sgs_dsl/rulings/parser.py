@@ -204,10 +204,10 @@ class _Reader:
             self.error(span, f"ruling '{title}' has {len(lords)} lords", "identity mode has exactly one lord")
 
     def check_generals(self, seats: list[SeatSpec], setup: bool) -> None:
-        if setup and seats:
-            self.error(seats[0].span, "`setup;` is not yet supported for 國戰 rulings",
-                       "give each seat its generals: `seat 1 generals HEAD DEPUTY;`")
         for x in seats:
+            if setup and x.generals is not None and x.generals[2] != "none":
+                self.error(x.span, f"seat {x.seat} shows a general, but `setup` deals them face down",
+                           "leave `shown` out: a general shows as its owner's preparation phase starts")
             if x.role:
                 self.error(x.span, f"a 國戰 seat has no role, not '{x.role}'",
                            "its generals decide its kingdom: `seat 1 generals HEAD DEPUTY;`")
@@ -279,13 +279,14 @@ class _Reader:
         return found
 
     def hero(self, token: Token) -> str | None:
+        """A hero, or a 國戰 general (`N chooses 曹操;` answers either choice)."""
         name = str(token)
-        hero = self.library.heroes.get(name) or next(
-            (h for h in self.library.heroes.values() if normalize(h.name) == normalize(name)), None)
+        cards = {**self.library.heroes, **getattr(self.library, "generals", {})}
+        hero = cards.get(name) or next((h for h in cards.values() if normalize(h.name) == normalize(name)), None)
         if hero is None:
             self.error(self.span(token), f"unknown hero '{name}'",
-                       did_you_mean(name, self.library.heroes)
-                       or ("`sgs heroes` lists the heroes of the library" if self.library.heroes else "the library has no heroes"))
+                       did_you_mean(name, cards)
+                       or ("`sgs heroes` lists the heroes of the library" if cards else "the library has no heroes"))
             return name
         return hero.name
 
@@ -347,6 +348,14 @@ class _Reader:
             if s.hp is not None:
                 self.error(s.span, f"seat {s.seat} names its hp, but `setup` deals it",
                            "leave `hp` out and check it: `seat 1 max hp 5;`")
+            if s.generals is not None:  # 國戰: both generals are among those dealt to the seat
+                for name in s.generals[:2]:
+                    if name and name not in dealt:
+                        self.error(s.span, f"`setup` cannot deal {name} to seat {s.seat}: the '{ruleset}' ruleset "
+                                   "has no such general", "name generals of the ruleset (sgs heroes --ruleset NAME)")
+                    elif name in named:
+                        self.error(s.span, f"{name} is dealt to seat {named[name]} already", "each general is dealt once")
+                    named.setdefault(name, s.seat)
             if s.hero is None:
                 continue
             if s.hero not in dealt:

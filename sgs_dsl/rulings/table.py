@@ -56,7 +56,7 @@ def build_table(ruling: Ruling, library: Any) -> tuple[Game, Script]:
         else:
             p.judge.append(card)
     for spec, p in zip(ruling.seats, players, strict=True):
-        if spec.generals is not None:  # 國戰: the generals as the table has them, no event
+        if spec.generals is not None and not ruling.setup:  # 國戰: the generals as the table has them, no event
             head, deputy, shown = spec.generals
             mode.place_generals(game, p, library.generals[head], library.generals[deputy], shown)
             p.max_hp = spec.max_hp or p.max_hp
@@ -93,7 +93,12 @@ def deal(game: Game, ruling: Ruling) -> None:
     the ruling leaves out, in seat order."""
     library = game.library
     rules = library.ruleset(ruling.ruleset)
-    if rules.heroes:
+    if rules.heroes and game.mode.cards_per_seat == 2:  # 國戰: each seat's named generals are dealt to it
+        named = {s.seat - 1: [library.generals[g] for g in s.generals[:2]] for s in ruling.seats if s.generals}
+        pool = ruleset_heroes(library, ruling.ruleset)
+        each = min(game.mode.dealt(len(game.players)), len(pool) // len(game.players))
+        game.mode.choose_heroes(game, pool, _GeneralDealer(named, each))
+    elif rules.heroes:
         wanted = {s.seat - 1: library.heroes[s.hero] for s in ruling.seats if s.hero}
         game.mode.choose_heroes(game, ruleset_heroes(library, ruling.ruleset), _Dealer(game.players, wanted))
     game.lines.append(game.mode.opening(game))
@@ -127,6 +132,22 @@ class _Dealer:
                 each = len(heroes) // len(others)
             slots = {i * each: self.wanted[p.seat] for i, p in enumerate(others) if p.seat in self.wanted}
         heroes[:] = _arranged(heroes, {i: h for i, h in slots.items() if h in heroes})
+
+
+@attrs.define
+class _GeneralDealer:
+    """The shuffle of 國戰's deal, arranged: each seat's named generals are the first two of
+    the `each` dealt to it (the head, then the deputy), the others follow in library order."""
+
+    named: dict[int, list[Any]]  # seat -> [head, deputy] the ruling names
+    each: int  # generals dealt to each seat
+
+    def shuffle(self, generals: list[Any]) -> None:
+        slots = {seat * self.each + i: g for seat, pair in self.named.items() for i, g in enumerate(pair)}
+        generals[:] = _arranged(generals, slots)
+
+    def choice(self, options: list[Any]) -> Any:
+        return options[0]  # a small package dealt kingdom by kingdom: the first kingdom left
 
 
 def _arranged(heroes: list[Any], slots: dict[int, Any]) -> list[Any]:

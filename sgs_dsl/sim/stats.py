@@ -92,7 +92,7 @@ def summarize(
     failed = [r for r in records if r.failed]
     counts = Counter(r.winner for r in clean)
     n = len(clean)
-    wins_by_role = {o: _rate_row(counts.get(o, 0), n) for o in outcome_order(counts, mode)}
+    wins_by_side = {o: _rate_row(counts.get(o, 0), n) for o in outcome_order(counts, mode)}
 
     report: dict[str, Any] = {
         "ruleset": ruleset,
@@ -102,7 +102,7 @@ def summarize(
         "seed": seed,
         "max_turns": max_turns,
         "valid_games": n,
-        "wins_by_role": wins_by_role,
+        "wins_by_side": wins_by_side,
         "turns": turn_stats([r.turns for r in clean]),
         "capped": sum(1 for r in records if r.capped),
         "timed_out": sum(1 for r in records if r.timed_out),
@@ -193,7 +193,7 @@ def format_summary(report: dict[str, Any]) -> str:
         f"ruleset {report['ruleset']}, {report['players']} players, {report['games']} games, seed {report['seed']}",
         f"wins by side over {report['valid_games']} valid games (95% Wilson interval):",
     ]
-    for outcome, row in report["wins_by_role"].items():
+    for outcome, row in report["wins_by_side"].items():
         lo, hi = row["ci95"]
         lines.append(
             f"  {outcome:<10} {row['wins']:>7}  {100 * row['rate']:5.1f}%  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]"

@@ -286,6 +286,7 @@ class Modifier:
     cond: Expr | None
     span: Span
     subject: Name | None = None  # who is bound: you (default), others, all
+    where: Expr | None = None  # `targets ... where COND`: what each extra target must satisfy
 
 
 @frozen

@@ -532,9 +532,9 @@ class _ToAst(Transformer_NonRecursive):
         return ast.Param(self._name(c[0]), self._name(c[1]), self._s(meta))
 
     def modifier(self, meta, c):
-        name, pattern, op, value, subject, cond = c
+        name, pattern, op, value, where, subject, cond = c
         return ast.Modifier(self._name(name), pattern, str(op), value, cond, self._s(meta),
-                            self._name(subject) if subject is not None else None)
+                            self._name(subject) if subject is not None else None, where)
 
     def view_as(self, meta, c):
         card, declared, count, pattern, zone, face_down, how, prop, modes, cond = c

@@ -1,0 +1,131 @@
+"""Ranges, extra targets and distances (issue 13: 天義, 短兵, 奮迅, 度勢): the checker's located
+errors for `modify range(CARD)`, `modify targets(CARD) += N where COND`, the `player` of a
+distance modifier and `times_used`; and, at unit level, what each computes. Their effects in
+play are the rulings of tests/rulings/generals_wu2.ruling."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from checking import assert_located, check
+from table import make_table
+
+from sgs_dsl.compiler.library import load_library
+from sgs_dsl.core.defs import Ctx
+from sgs_dsl.core.model import UsedCard
+from sgs_dsl.engine.using import fills
+
+SKILLS = '''\
+skill 測距 ceju "測試：你計算與3號位的距離視為1。" {
+  modify distance_to = 1 when player.seat == 3;
+}
+skill 測遠 ceyuan "測試：其他角色計算與你的距離視為3。" {
+  modify distance_from = 3;
+}
+skill 測殺 cesha "測試：你使用【殺】無距離限制。" {
+  modify range(殺) = unlimited;
+}
+skill 測目 cemu "測試：你使用【殺】可以多選擇一名體力為4的角色。" {
+  modify targets(殺) += 1 where it.hp == 4;
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory):
+    path = Path(tmp_path_factory.mktemp("ranges")) / "ranges.sgs"
+    path.write_text(SKILLS, encoding="utf-8")
+    return load_library([path])
+
+
+def table(library, skills: dict[int, list[str]], seats: int = 5):
+    """A table of `seats`; `skills`: each seat's skills by id."""
+    game = make_table(library, seats=[dict(role="lord")] + [dict() for _ in range(seats - 1)])
+    for i, names in skills.items():
+        game.players[i].skills = tuple(library.skills[n] for n in names)
+    game.changed_skills()
+    return game
+
+
+# ---------------------------------------------------------------- the checker
+
+@pytest.mark.parametrize("body, message, hint", [
+    ("  modify range(殺) += 1;", "`range` lifts the attack-range limit", "modify range(CARD) = unlimited"),
+    ("  modify range = unlimited;", "`range` modifies one kind of card", ""),
+    ("  modify targets(殺) -= 1 where distance(you, it) == 1;", "`where` gives extra targets", "where distance"),
+    ("  modify attack_range += 1 where distance(you, it) == 1;", "`where` gives extra targets", ""),
+    ("  modify targets(殺) += 1 where distance(you, it) == 1 for others;", "`where` gives extra targets", ""),
+    ("  modify targets(殺) += 1 where distance(you, him) == 1;", "unknown variable 'him'", "it, user"),
+    ("  modify attack_range += 1 when player.hp > 2;", "unknown variable 'player'", "here: you"),
+    ("  view_as 殺 from 1 red in hand when times_used(you, 不存在) < 4;", "unknown skill '不存在'", ""),
+])
+def test_the_new_forms_are_checked_with_located_errors(tmp_path, body, message, hint):
+    assert_located(check(tmp_path, body), body, message, hint)
+
+
+@pytest.mark.parametrize("body", [
+    "  modify targets(殺) += 1 where distance(you, it) == 1;",
+    "  modify distance_to = 1 when player.hp == 1;",
+    "  modify distance_from += 1 when player.hurt;",
+    "  view_as 殺 from 1 red in hand when times_used(you, 例) < 4;",
+])
+def test_the_new_forms_check_clean(tmp_path, body):
+    assert [d for d in check(tmp_path, body) if d.severity == "error"] == []
+
+
+# ---------------------------------------------------------------- distances set to a value
+
+def test_a_distance_set_to_one_ignores_horses_and_binds_the_other_player(library):
+    game = table(library, {0: ["ceju"]})
+    me, third, fourth = game.players[0], game.players[2], game.players[3]
+    assert (game.distance(me, third), game.distance(me, fourth)) == (1, 2)
+    game.players[2].skills = (library.skills["ceyuan"],)  # others' distance to it would be 3
+    game.changed_skills()
+    assert game.distance(me, third) == 1 and game.distance(game.players[1], third) == 3
+
+
+# ---------------------------------------------------------------- the range of a card
+
+def test_a_lifted_range_reaches_everyone_for_that_card_only(library):
+    game = table(library, {0: ["cesha"]})
+    me, far = game.players[0], game.players[2]
+    sha, duel = (UsedCard.virtual(library.cards[n]) for n in ("殺", "決鬥"))
+    assert game.in_range(me, far, sha) and not game.in_range(me, far, duel)
+    assert not game.in_range(me, far)  # an attack range asked with no card is unchanged
+    rule = library.cards["殺"].mode("play").target
+    assert far in game.legal_targets(me, rule, sha)
+
+
+# ---------------------------------------------------------------- extra targets with a condition
+
+def test_extra_targets_with_a_condition_fill_in_any_order():
+    near, far, farther = (object() for _ in range(3))
+    slots = [None, lambda ctx: ctx.vars["it"] is near]
+
+    def ok(picks: list) -> bool:
+        return fills(slots, picks, None, None, None)
+
+    assert ok([near, far]) and ok([far, near])
+    assert not ok([far, farther])  # only one free slot for the two that miss the condition
+    assert not ok([near, far, farther])  # more picks than slots
+
+
+def test_a_conditioned_extra_target_is_counted_apart_from_the_free_ones(library):
+    game = table(library, {0: ["cemu"]})
+    me = game.players[0]
+    sha = UsedCard.virtual(library.cards["殺"])
+    assert game.extra_targets(me, sha) == 0
+    slots, skills = game.where_slots(me, sha)
+    assert len(slots) == 1 and skills == ["測目"]
+    game.players[1].hp = 3
+    assert [slots[0](Ctx(game, {"it": p, "you": me})) for p in game.players[1:3]] == [False, True]
+
+
+def test_times_used_counts_only_in_the_players_own_play_phase(library):
+    game = table(library, {})
+    me = game.players[0]
+    me.used = {"skill:測殺": 1, "convert:測殺": 2}
+    assert game.times_used(me, "測殺") == 0  # no phase is being played
+    game.phase_now = "play"
+    assert game.times_used(me, "測殺") == 3 and game.times_used(game.players[1], "測殺") == 0
