@@ -11,7 +11,8 @@ import attrs
 
 from .modes import make_mode
 
-TAG_ZH = {"locked": "鎖定技", "lord": "主公技", "limited": "限定技", "wake": "覺醒技", "head": "主將技", "deputy": "副將技"}
+TAG_ZH = {"locked": "鎖定技", "lord": "主公技", "limited": "限定技", "wake": "覺醒技", "head": "主將技", "deputy": "副將技",
+          "while_hidden": "暗置時亦生效", "show_in_play": "出牌階段可明置"}
 KINGDOM_ZH = {"wei": "魏", "shu": "蜀", "wu": "吳", "qun": "群", "god": "神"}
 GENDER_ZH = {"male": "男", "female": "女"}
 
@@ -54,6 +55,8 @@ def skill_label(name: str, tags: Any) -> str:
 
 
 def hero_table_rows(rows: list[dict[str, Any]]) -> list[list[str]]:
+    """One row per hero; 國戰 generals also name their companions (珠聯璧合)."""
+    generals = any("companions" in r for r in rows)
     return [
         [
             r["name"] + ("*" if r["lord_candidate"] else ""),
@@ -62,9 +65,13 @@ def hero_table_rows(rows: list[dict[str, Any]]) -> list[list[str]]:
             GENDER_ZH.get(r["gender"], r["gender"]),
             f"{r['hp']:g}",
             "、".join(skill_label(s["name"], s["tags"]) for s in r["skills"]) or "—",
-        ]
+        ] + (["、".join(r.get("companions", ())) or "—"] if generals else [])
         for r in rows
     ]
+
+
+def hero_headers(rows: list[dict[str, Any]]) -> list[str]:
+    return HERO_HEADERS + (["companions"] if any("companions" in r for r in rows) else [])
 
 
 HERO_HEADERS = ["name", "id", "kingdom", "gender", "hp", "skills"]
@@ -92,10 +99,13 @@ def _keys(library: Any) -> dict[str, list[Found]]:
     for skill in library.skills.values():
         add(skill.name, Found("skill", skill))
         add(skill.id, Found("skill", skill))
+    for skill in library.skills.values():  # 空城 also finds 空城·國, its 國戰 wording
+        if "·" in skill.name:
+            add(skill.name.split("·")[0], Found("skill", skill))
     for card in library.cards.values():
         add(card.name, Found("card", card))
         add(card.id, Found("card", card))
-    for hero in library.heroes.values():
+    for hero in [*library.heroes.values(), *library.generals.values()]:  # 國戰 generals too
         add(hero.name, Found("hero", hero))
         add(hero.id, Found("hero", hero))
     return table
@@ -205,6 +215,7 @@ def skill_info(skill: Any, library: Any) -> dict[str, Any]:
         info["card"] = skill.from_card
     else:
         info["heroes"] = [h.name for h in library.heroes.values() if any(s is skill for s in h.skills)]
+        info["generals"] = [g.name for g in library.generals.values() if any(s is skill for s in g.skills)]
     return info
 
 
@@ -250,6 +261,8 @@ def render(info: dict[str, Any]) -> list[str]:
         out.append(f"kingdom: {KINGDOM_ZH.get(info['kingdom'], info['kingdom'])} ({info['kingdom']}), "
                    f"gender: {info['gender']}, hp: {info['hp']}, package: {info['package']}"
                    + (", lord candidate" if info["lord_candidate"] else ""))
+        if "companions" in info:
+            out.append("companions (珠聯璧合): " + ("、".join(info["companions"]) or "none"))
         out.append("skills: " + ("、".join(skill_label(s["name"], s["tags"]) for s in info["skills"]) or "none"))
         return out
     if info["kind"] == "card":
@@ -258,6 +271,8 @@ def render(info: dict[str, Any]) -> list[str]:
     out.append("tags: " + (", ".join(f"{t} ({TAG_ZH.get(t, t)})" for t in tags) if tags else "none"))
     if info.get("heroes") is not None:
         out.append("heroes: " + ("、".join(info["heroes"]) or "none"))
+    if info.get("generals"):
+        out.append("generals (國戰): " + "、".join(info["generals"]))
     if info.get("card"):
         out.append(f"granted by: {info['card']}")
     out.append(f"text: {info['text']}" if info["text"] else "text: (none)")

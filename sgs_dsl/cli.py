@@ -735,7 +735,7 @@ def modes(as_json: bool) -> None:
 @library_option
 def heroes(ruleset: str | None, as_json: bool, extra: tuple[Path, ...]) -> None:
     """List heroes: kingdom, gender, hp and skills (* marks a lord candidate)."""
-    from sgs_dsl.catalog import HERO_HEADERS, hero_row, hero_table_rows, heroes_of, lord_names
+    from sgs_dsl.catalog import hero_headers, hero_row, hero_table_rows, heroes_of, lord_names
 
     library = _load_library(extra)
     name = resolve_ruleset(library, ruleset) if ruleset is not None else None
@@ -744,7 +744,7 @@ def heroes(ruleset: str | None, as_json: bool, extra: tuple[Path, ...]) -> None:
     if as_json:
         _out(_json(rows))
         return
-    _out(format_table(HERO_HEADERS, hero_table_rows(rows)))
+    _out(format_table(hero_headers(rows), hero_table_rows(rows)))
     where = f"ruleset {name}" if name is not None else "the library"
     _out(f"{len(rows)} heroes in {where}" + (" (* lord candidate)" if lords else ""))
 

@@ -183,8 +183,36 @@ def test_sgs_heroes_lists_a_hegemony_rulesets_generals_with_their_fish() -> None
 
     rows = json.loads(CliRunner().invoke(main, ["heroes", "--ruleset", "hegemony", "--json"]).output)
     simayi = next(r for r in rows if r["name"] == "司馬懿")
-    assert len(rows) >= 25 and simayi["hp"] == 1.5 and simayi["hp_half"] == 3
+    assert len(rows) == 60 and simayi["hp"] == 1.5 and simayi["hp_half"] == 3
     assert next(r for r in rows if r["name"] == "劉備")["companions"] == sorted(["張飛", "關羽", "甘夫人"])
+    table = CliRunner().invoke(main, ["heroes", "--ruleset", "hegemony"]).output.splitlines()
+    assert table[0].split()[-1] == "companions" and "典韋、許褚" in next(r for r in table if r.startswith("曹操"))
+    assert "1.5" in next(r for r in table if r.startswith("司馬懿")).split()
+
+
+def test_every_general_of_the_data_file_is_text_with_its_facts() -> None:
+    """heroes_guozhan.tsv (a copy in tests/data): kingdom, gender, halves, skills (the `·國`
+    ones under their printed name), their locked and limited tags, and companions."""
+    import csv
+    from pathlib import Path
+
+    from sgs_dsl.syntax.names import normalize
+
+    library = load_library()
+    by_name = {g.name: g for g in library.generals.values() if g.package == "hegemony"}
+    rows = list(csv.DictReader((Path(__file__).parent / "data" / "heroes_guozhan.tsv").open(encoding="utf-8"),
+                               delimiter="\t"))
+    assert len(rows) == 60 and len(by_name) == 60
+    for r in rows:
+        g = by_name[r["name_zh_hant"]]
+        assert (g.kingdom, g.gender, g.hp_half) == (r["kingdom"], r["gender"], int(r["hp_half"])), g.name
+        printed = [s.split("[")[0] for s in r["skills_zh"].split(";")]
+        assert [normalize(s.name.split("·")[0]) for s in g.skills] == [normalize(s) for s in printed], g.name
+        for skill, text in zip(g.skills, r["skills_zh"].split(";"), strict=True):
+            assert ("locked" in skill.tags) == ("锁定技" in text), skill.name
+            assert ("limited" in skill.tags) == ("限定技" in text), skill.name
+        companions = {normalize(c.rstrip("?")) for c in r["companions_zh"].split(";") if c}
+        assert {normalize(c) for c in g.companions} == companions, g.name
 
 
 def test_the_general_expressions_read_the_face_up_generals(library, tmp_path) -> None:
@@ -289,3 +317,15 @@ def test_equipment_and_card_rules_act_for_a_face_down_player(library) -> None:
     weapon = library.cards["青釭劍"].skill
     assert not game.mode.hidden(p, weapon)
     assert game.mode.hidden(p, library.skills["wusheng"])  # 關羽's, face down
+
+
+def test_sgs_explain_shows_a_skill_and_its_guo_wording_and_a_generals_companions() -> None:
+    from click.testing import CliRunner
+
+    from sgs_dsl.cli import main
+
+    out = CliRunner().invoke(main, ["explain", "空城"]).output
+    assert "技能 空城 (kongcheng)" in out and "技能 空城·國 (kongcheng_guo)" in out
+    assert "generals (國戰): 諸葛亮" in out
+    out = CliRunner().invoke(main, ["explain", "heg_caocao"]).output
+    assert "companions (珠聯璧合): 典韋、許褚" in out

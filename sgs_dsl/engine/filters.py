@@ -100,6 +100,11 @@ class FiltersMixin:
                     granted.append(kind.skill)
         return granted
 
+    def equipment_givers(self, p: Player, skill: Skill) -> list[str]:
+        """The skills of p's that treat p as equipped with the card whose skill is `skill`."""
+        return [s.name for s in self.effective_skills(p)
+                if any(self.library.cards[e.kind_name].skill is skill for e in s.equipped)]
+
     def treated_as(self, p: Player, skill: Skill) -> bool:
         """`skill` is an equipment's skill p has through `equipped` (its slot is empty)."""
         return p.equips.get(skill.slot) is None and skill in self._skills.get(p.seat, ())

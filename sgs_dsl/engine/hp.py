@@ -128,11 +128,7 @@ class HpMixin:
             self.die(player, killer)
 
     def ask_save(self, saver: Player, dying: Player) -> bool:
-        options = []
-        for card, kind, subcards in self.castable(saver, "dying"):
-            mode = kind.mode("dying")
-            if self.target_ok(saver, mode.target, dying, self.probe(kind, subcards)):
-                options.append(Option(f"使用{card}", (kind, subcards)))
+        options = self.credited(lambda: self.save_options(saver, dying))  # a prohibit may shape them
         if not options:
             return False
         options.append(Option("不使用", None))
@@ -141,6 +137,14 @@ class HpMixin:
             return False
         kind, subcards = choice
         return not self.use_card(saver, self.produce(saver, kind, subcards), [dying], "dying").void
+
+    def save_options(self, saver: Player, dying: Player) -> list[Option]:
+        options = []
+        for card, kind, subcards in self.castable(saver, "dying"):
+            mode = kind.mode("dying")
+            if self.target_ok(saver, mode.target, dying, self.probe(kind, subcards)):
+                options.append(Option(f"使用{card}", (kind, subcards)))
+        return options
 
     def probe(self, kind: CardKind, subcards: Any) -> UsedCard:
         """The card a castable option would make, for legality checks before cards are picked."""
@@ -190,7 +194,8 @@ class HpMixin:
         self.judging += (j,)  # its card is read through the player's filters
         self.log(f"{player.label()}的判定牌是{self.seen(card, player).label()}")
         self.open_window("judge_before", {"judge": j})
-        self.log(f"{player.label()}的判定結果是{self.seen(j.card, player).label()}")
+        result = self.credited(lambda: self.seen(j.card, player))  # a filter that reads it acts
+        self.log(f"{player.label()}的判定結果是{result.label()}")
         self.after_block(lambda: self.finish_judgement(j))
         return j
 

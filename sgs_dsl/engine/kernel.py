@@ -307,6 +307,17 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
                     self.credit(m.skill)
         return total
 
+    def credited(self, read: Callable[[], Any]) -> Any:
+        """Make a read the rules act on (the targets of a real use, a judgement's result): the
+        modifiers, prohibits and filters it consulted are counted as fired, once each."""
+        outer, self.crediting = self.crediting, set()
+        try:
+            return read()
+        finally:
+            for skill in sorted(self.crediting):
+                self.fired[skill] = self.fired.get(skill, 0) + 1
+            self.crediting = outer
+
     def credit(self, skill: str) -> None:
         """While a real choice is being made (`crediting`), note the modifiers and forbids
         that shaped it: the statistics count them as fired once per choice."""
@@ -438,6 +449,9 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             self._log_firing(p, skill, trig)
             if skill.rule or not trig.helper:  # a helper carries out an earlier invocation: not counted again
                 self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
+                if skill.slot and self.treated_as(p, skill):  # and the skill that gives the equipment acts
+                    for name in self.equipment_givers(p, skill):
+                        self.fired[name] = self.fired.get(name, 0) + 1
             outer, budget.firing = budget.firing, trig
             try:
                 self.run_block(trig.body, ctx, skill.name)
@@ -476,11 +490,14 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             return None
         if skill.slot == "armor" and self.armor_ignored(p):
             return None
-        if self.mode.hides_skills and self.mode.hidden(p, skill) and (trig.helper or not self.may_reveal(p)):
+        hidden = self.mode.hides_skills and self.mode.hidden(p, skill)
+        if hidden and trig.helper:
             return None  # a face-down general's skill acts only when invoked, which shows it
         ctx = Ctx(self, {"you": p, **variables})
         if trig.cond is not None and not trig.cond(ctx):
             return None
+        if hidden and not self.credited(lambda: self.may_reveal(p)):
+            return None  # it would be offered, but its general may not be shown now (`forbid reveal`)
         return ctx
 
 

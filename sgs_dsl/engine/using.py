@@ -212,13 +212,7 @@ class UsingMixin:
                        forced: Player | None = None) -> list[Player] | None:
         """Targets for a use that is really being made; the modifiers and forbids that
         shaped the candidates are credited as fired."""
-        self.crediting = set()
-        try:
-            return self._choose_targets(user, kind, card, mode, forced)
-        finally:
-            for skill in sorted(self.crediting):
-                self.fired[skill] = self.fired.get(skill, 0) + 1
-            self.crediting = None
+        return self.credited(lambda: self._choose_targets(user, kind, card, mode, forced))
 
     def _choose_targets(self, user: Player, kind: CardKind, card: UsedCard, mode: UseMode,
                         forced: Player | None = None) -> list[Player] | None:
