@@ -54,7 +54,11 @@ IDENTITY = ModeSpec(
 HEGEMONY = ModeSpec(
     "hegemony", "國戰", (2, 12),
     (ModeOption("generals", "int", 0, "generals dealt to each player (0: 7, or 5 at 9-12 players, seed 001)",
-                low=0, high=12),),
+                low=0, high=12),
+     ModeOption("leftover_half", "word", "draw",
+                "a half fish left over the first time both generals show: `draw` one card (seed 001), or "
+                "`token`, a 陰陽魚 token (the revised rules: discard it in the play phase to draw 1, or as "
+                "the discard phase starts for hand limit +2 this turn)", words=("draw", "token"))),
     "dual generals of one kingdom, face down (seed 001); a general shows as its owner's turn starts or when "
     "one of its skills is invoked; the kingdom is decided on the first reveal, a careerist past half the "
     "players; rewards by kingdom; victory once every living player's kingdom is known",

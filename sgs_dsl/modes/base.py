@@ -94,6 +94,10 @@ class Mode:
         says it may be shown then); each option's value is ("mode", what `play_action` takes)."""
         return []
 
+    def hand_limit_bonus(self, game: Any, player: Player) -> int:
+        """What the mode adds to the player's hand limit in the discard phase now."""
+        return 0
+
     def play_action(self, game: Any, player: Player, what: Any) -> None:
         raise RulesError(f"{self.spec.title} has no actions of its own in the play phase")
 

@@ -60,6 +60,8 @@ class HegemonyMode(Mode):
         self.generals: dict[int, Generals] = {}
         self.shown_by_kingdom: dict[str, int] = {}  # players who showed a general of each kingdom (dead too)
         self.first: int = 0
+        self.fish: dict[int, int] = {}  # 陰陽魚 tokens (the `token` variant of the leftover half)
+        self.fish_limit: dict[int, int] = {}  # seat -> the turn its token raised the hand limit
 
     # ------------------------------------------------------------ setup
     def seats(self, n: int, rng: random.Random, with_heroes: bool) -> list[Player]:
@@ -124,7 +126,13 @@ class HegemonyMode(Mode):
 
     # ------------------------------------------------------------ showing generals
     def phase_starting(self, game: Any, player: Player, phase: str) -> None:
-        """回合開始階段開始時: the player may show any face-down general (seed 001)."""
+        """回合開始階段開始時: the player may show any face-down general (seed 001); as the
+        discard phase starts, a 陰陽魚 token may be spent for hand limit +2 this turn."""
+        if phase == "discard" and self.fish.get(player.seat) and game.ask(
+                player, "choice", "是否棄置陰陽魚標記，本回合手牌上限+2？",
+                [Option("棄置陰陽魚", True), Option("不棄置", False)], "陰陽魚").value:
+            self._spend_fish(game, player)
+            self.fish_limit[player.seat] = game.turns
         if phase != "prepare" or player.seat not in self.generals:
             return
         for slot in (HEAD, DEPUTY):
@@ -183,10 +191,21 @@ class HegemonyMode(Mode):
                 game.draw(player, 2)
             else:
                 game.recover(player, 1)
-        if (head.hp_half + deputy.hp_half) % 2 and game.ask(
-                player, "choice", "是否摸一張牌？", [Option("摸一張牌", True), Option("不摸", False)],
-                "陰陽魚").value:
+        if not (head.hp_half + deputy.hp_half) % 2:
+            return
+        if self.option("leftover_half") == "token":  # the revised rules: a token to spend later
+            self.fish[player.seat] = self.fish.get(player.seat, 0) + 1
+            game.log(f"{player.label()}獲得一枚陰陽魚標記")
+        elif game.ask(player, "choice", "是否摸一張牌？", [Option("摸一張牌", True), Option("不摸", False)],
+                      "陰陽魚").value:
             game.draw(player, 1)
+
+    def _spend_fish(self, game: Any, player: Player) -> None:
+        self.fish[player.seat] -= 1
+        game.log(f"{player.label()}棄置一枚陰陽魚標記")
+
+    def hand_limit_bonus(self, game: Any, player: Player) -> int:
+        return 2 if self.fish_limit.get(player.seat) == game.turns else 0
 
     def _rename(self, player: Player) -> None:
         seat = self.generals[player.seat]
@@ -224,18 +243,24 @@ class HegemonyMode(Mode):
         return max(1, seat.showing(skill))
 
     def play_options(self, game: Any, player: Player) -> list[Any]:
-        """A face-down general with a `show_in_play` skill may be shown in its owner's play phase."""
+        """A face-down general with a `show_in_play` skill may be shown in its owner's play phase;
+        a 陰陽魚 token may be spent to draw one."""
         seat = self.generals.get(player.seat)
+        fish = [Option("棄置陰陽魚標記，摸一張牌", ("mode", "fish"))] if self.fish.get(player.seat) else []
         if seat is None or all(seat.shown):
-            return []
+            return fish
         slots = [i for i in (HEAD, DEPUTY) if not seat.shown[i] and not seat.removed[i] and not seat.silenced[i]
                  and any("show_in_play" in s.tags for s in seat.cards[i].skills)]
         if not slots or not game.may_reveal(player):
-            return []
-        return [Option(f"明置{SLOT_ZH[i]}{seat.cards[i].name}", ("mode", i)) for i in slots]
+            return fish
+        return [Option(f"明置{SLOT_ZH[i]}{seat.cards[i].name}", ("mode", i)) for i in slots] + fish
 
     def play_action(self, game: Any, player: Player, what: Any) -> None:
-        self.show(game, player, what)
+        if what == "fish":
+            self._spend_fish(game, player)
+            game.draw(player, 1)
+        else:
+            self.show(game, player, what)
 
     def hidden_count(self, player: Player) -> int:
         seat = self.generals.get(player.seat)
