@@ -65,6 +65,8 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self.processing: list[Card] = []
         self.agents = agents
         self.mode = mode
+        if not mode.hides_skills:  # nothing face down: every skill is in effect and on offer (a hot path)
+            self.effective_skills = self.offered_skills = self.skills_of
         self.rng = random.Random(seed)
         self.logging = log
         self.tracing = False  # rulings: also windows, moves, questions and answers
