@@ -23,6 +23,8 @@ from sgs_dsl.textsafe import printable
 
 #: Exit status for an unexpected exception (EX_SOFTWARE in sysexits.h).
 EXIT_INTERNAL = 70
+#: Players when `--players` is left out (and the ruleset's mode seats that many).
+DEFAULT_PLAYERS = 5
 #: Exit status when output cannot be written: stdout, the --json file (EX_IOERR).
 EXIT_IO = 74
 
@@ -366,12 +368,26 @@ def _player_range(ruleset: Any) -> tuple[int, int]:
     return MODE_SPECS[ruleset.mode].players
 
 
+def seat_count(library: Any, ruleset: str, players: int | None) -> int:
+    """`--players`, or 5 when it is left out, brought into the counts the ruleset's mode seats."""
+    if players is not None:
+        return players
+    low, high = _player_range(library.rulesets[ruleset])
+    return min(max(DEFAULT_PLAYERS, low), high)
+
+
 def check_players(library: Any, ruleset: str, players: int) -> None:
+    from sgs_dsl.modes import make_mode
+
     rng = _player_range(library.rulesets[ruleset])
     if not rng[0] <= players <= rng[1]:
         raise click.BadParameter(
             f"ruleset '{ruleset}' is for {rng[0]} to {rng[1]} players, not {players}", param_hint="'--players'"
         )
+    try:  # a mode may seat only some counts in its range (the campus games: 5 or 8)
+        make_mode(library.rulesets[ruleset]).check_players(players)
+    except ValueError as e:
+        raise click.BadParameter(f"ruleset '{ruleset}': {e}", param_hint="'--players'") from None
 
 
 def _source_line(span: Any) -> str:
@@ -449,8 +465,9 @@ ruleset_option = click.option(
     "--ruleset", "-r", default=None, metavar="NAME", help="Ruleset to play (default: the library's default)."
 )
 players_option = click.option(
-    "--players", "-p", type=click.IntRange(min=2), default=5, show_default=True,
-    help="Number of players (as many as the ruleset's mode seats: identity 2-10; see `sgs modes`)."
+    "--players", "-p", type=click.IntRange(min=2), default=None,
+    help="Number of players (as many as the ruleset's mode seats: identity 2-10; see `sgs modes`)  "
+    "[default: 5, or the nearest count the mode seats: 3v3 6]."
 )
 max_turns_option = click.option(
     "--max-turns",
@@ -516,7 +533,7 @@ def check(paths: tuple[Path, ...]) -> None:
 @click.option("--seed", "-s", type=int, default=None, help="Game seed (default: a random one, printed).")
 @max_turns_option
 @library_option
-def run(ruleset: str | None, players: int, seed: int | None, max_turns: int, extra: tuple[Path, ...]) -> None:
+def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: int, extra: tuple[Path, ...]) -> None:
     """Play one game with random agents and print its log.
 
     \b
@@ -525,6 +542,7 @@ def run(ruleset: str | None, players: int, seed: int | None, max_turns: int, ext
     """
     library = _load_library(extra)
     name = resolve_ruleset(library, ruleset)
+    players = seat_count(library, name, players)
     check_table(library, name, players)
     if seed is None:
         import secrets
@@ -595,7 +613,7 @@ def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **o
 )
 def simulate(
     ruleset: str | None,
-    players: int,
+    players: int | None,
     games: int,
     seed: int,
     json_path: Path | None,
@@ -617,6 +635,7 @@ def simulate(
     files = _sgs_files(extra)
     library = _library_of(files)
     name = resolve_ruleset(library, ruleset)
+    players = seat_count(library, name, players)
     check_table(library, name, players)
     batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
                         library=library, game_timeout=game_timeout)

@@ -35,12 +35,8 @@ class GameResult:
 
 
 def build_deck(library: Any, ruleset: str) -> list[Card]:
-    r = library.ruleset(ruleset)
-    cards = []
-    for deck in r.decks:
-        for kind, suit, rank in library.decks[deck]:
-            cards.append(Card(len(cards), kind, suit, rank))
-    return cards
+    """The ruleset's cards, numbered, each as the ruleset deals it (a `variants` card for its kind)."""
+    return [Card(i, kind, suit, rank) for i, (kind, suit, rank) in enumerate(library.deck_list(ruleset))]
 
 
 def ruleset_heroes(library: Any, ruleset: str) -> list[Any]:

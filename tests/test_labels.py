@@ -26,7 +26,7 @@ QUESTION = re.compile(r"〔(?:詢問|唯一選項)〕(\d+號位[^：]*)：(.*?)(
 CARD = re.compile(r"【[^】]+】(?:[♠♥♣♦](?:10|[2-9AJQK])(?:\(視為.+\))?|\(.*\))")  # a filtered card
 DYING = re.compile(r"\d+號位.+瀕死")  # a rescue is asked in the name of the dying seat
 FACE = re.compile(r"[♠♥♣♦](?:10|[2-9AJQK])")
-RULE_ASKERS = {"出牌階段", "棄牌階段", "選將", "明置", "珠聯璧合", "陰陽魚"}  # the rules that ask (國戰: three)
+RULE_ASKERS = {"出牌階段", "棄牌階段", "選將", "明置", "珠聯璧合", "陰陽魚", "行動權"}  # the rules that ask (國戰: three; 3v3: 行動權)
 
 
 @pytest.fixture(scope="module")

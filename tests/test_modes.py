@@ -40,7 +40,8 @@ def test_sgs_modes_lists_each_mode_with_its_players_and_options() -> None:
 def test_sgs_rulesets_shows_the_mode_and_its_options() -> None:
     result = CliRunner().invoke(main, ["rulesets", "--json"])
     standard = next(r for r in __import__("json").loads(result.output) if r["name"] == "standard")
-    assert standard["mode"] == "identity" and standard["mode_options"] == {"lords": ["曹操", "劉備", "孫權"]}
+    assert standard["mode"] == "identity" and standard["mode_options"] == {"lords": ["曹操", "劉備", "孫權"],
+                                                                     "roles": "standard"}
 
 
 def test_a_mode_option_the_mode_does_not_have_is_a_located_error(tmp_path: Path) -> None:

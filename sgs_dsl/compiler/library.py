@@ -21,10 +21,10 @@ from . import misreads, moves_check, procedures, schema, state_check
 from .compiler import Compiler
 
 # what every ruleset may say, whatever its mode (core/modes.py declares each mode's own options)
-RULESET_PROPS = ("mode", "decks", "heroes", "max_turns")
+RULESET_PROPS = ("mode", "decks", "heroes", "max_turns", "variants")
 
 SUIT_SIGNS = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
-HERO_PROPS = ("kingdom", "gender", "hp", "skills")
+HERO_PROPS = ("kingdom", "gender", "hp", "skills", "lord")
 GENERAL_PROPS = ("kingdom", "gender", "hp_half", "skills", "companions")
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(i): i for i in range(1, 14)}}
 
@@ -45,6 +45,7 @@ class Hero:
     skills: tuple[Skill, ...]
     span: Span
     package: str = ""  # the stem of the file that defines it: heroes/standard.sgs -> standard
+    never_lord: bool = False  # `lord never;`: never dealt to the lord to choose (不可做主公)
 
 
 @attrs.define(eq=False)
@@ -101,10 +102,15 @@ class Library:
             raise KeyError(f"unknown ruleset '{name}'; {hint}")
         return self.rulesets[name]
 
-    def deck_cards(self, ruleset: str) -> list[CardSpec]:
+    def deck_list(self, ruleset: str) -> list[tuple[CardKind, str, int]]:
+        """The ruleset's cards as dealt, deck after deck: a kind it plays under a variant
+        (`variants`) is dealt as the variant, with the same suit and rank."""
         r = self.ruleset(ruleset)
-        return [CardSpec(kind.name, kind.id, suit, rank, kind.type) for deck in r.decks
-                for kind, suit, rank in self.decks[deck]]
+        variants = r.options.get("variants", {})
+        return [(variants.get(kind.name, kind), suit, rank) for deck in r.decks for kind, suit, rank in self.decks[deck]]
+
+    def deck_cards(self, ruleset: str) -> list[CardSpec]:
+        return [CardSpec(kind.name, kind.id, suit, rank, kind.type) for kind, suit, rank in self.deck_list(ruleset)]
 
 
 def _collect(paths: Sequence[Path]) -> list[Path]:
@@ -220,7 +226,8 @@ class _Builder:
             props = self.props(d, HERO_PROPS)
             hp_value = self.count_prop(props, "hp", 4, "e.g. `hp 4;`")
             heroes[d.name.text] = Hero(d.name.text, d.id.text, self.kingdom(props), self.gender(props), hp_value,
-                                       self.skill_list(props, skills), d.span, Path(d.span.file).stem)
+                                       self.skill_list(props, skills), d.span, Path(d.span.file).stem,
+                                       self.never_lord(props))
         return heroes
 
     def generals(self, skills: dict[str, Skill]) -> dict[str, General]:
@@ -275,6 +282,16 @@ class _Builder:
             return value.value
         self.c.error(value.span, f"'{name}' needs a number of at least 1", hint)
         return default
+
+    def never_lord(self, props: dict[str, ast.Prop]) -> bool:
+        """`lord never;`: the hero may not be the lord (the only value the property takes)."""
+        if "lord" not in props:
+            return False
+        value = props["lord"].values[0]
+        if getattr(value, "text", "") != "never":
+            self.c.error(value.span, f"unknown value '{_show(value)}' of `lord`",
+                         "write `lord never;` for a hero that may not be the lord (不可做主公)")
+        return True
 
     def gender(self, props: dict[str, ast.Prop]) -> str:
         if "gender" not in props:
@@ -343,7 +360,7 @@ class _Builder:
             props = {p.name.text: p for p in d.props}
             misreads.twice(self.c, [p.name for p in d.props], "the property")  # two `decks` lines
             misreads.twice(self.c, d.tags, "the tag")
-            lords_prop = None
+            lords_prop = variants_prop = None
             mode = next((str(getattr(p.values[0], "text", "")) for p in d.props if p.name.text == "mode"), "identity")
             spec = MODE_SPECS.get(mode)
             mode_options: dict[str, object] = {}
@@ -379,6 +396,8 @@ class _Builder:
                             hero_packages.append(name)
                 elif key == "lords" and spec is not None and spec.option("lords") is not None:
                     lords_prop = p
+                elif key == "variants":
+                    variants_prop = p
                 elif key in ("max_turns",):
                     if len(p.values) != 1 or not isinstance(p.values[0], ast.Int) or p.values[0].value < 1:
                         self.c.error(p.values[0].span, f"'{key}' needs one number of at least 1")
@@ -393,6 +412,8 @@ class _Builder:
                                  did_you_mean(key, known) or "properties: " + ", ".join(known))
             if "decks" not in props:
                 self.c.error(d.name.span, f"ruleset '{d.name.text}' names no decks", "add `decks standard, ex;`")
+            if variants_prop is not None:
+                options["variants"] = self.variants(variants_prop, [c for n in deck_names for c, _, _ in decks[n]])
             if lords_prop is not None:
                 lords = self.lords(lords_prop, heroes, hero_packages, "heroes" in props)
             tags = tuple(t.text for t in d.tags)
@@ -421,6 +442,31 @@ class _Builder:
                          did_you_mean(text, option.words) or option.doc)
             return None
         return text
+
+    def variants(self, prop: ast.Prop, dealt: list[CardKind]) -> dict[str, CardKind]:
+        """`variants 樂不思蜀·舊;`: each card named replaces the card it is `like` (an older
+        printing of it, seed 004): the decks' cards of that kind are dealt as it."""
+        chosen: dict[str, CardKind] = {}
+        for v in prop.values:
+            kind = self.c.card_kind(str(getattr(v, "text", _show(v))), v.span)
+            if kind is None:  # reported
+                continue
+            base = kind.like
+            if base is None:
+                self.c.error(v.span, f"card '{kind.name}' is not a variant of another card",
+                             f"a variant says which card it replaces: `like CARD;` in card '{kind.name}'")
+            elif base.type != kind.type:
+                self.c.error(v.span, f"'{kind.name}' is a {kind.type} card but '{base.name}' is a {base.type} card",
+                             f"a variant is the same type of card as the one it replaces: `{base.type}`")
+            elif base.name in chosen:
+                self.c.error(v.span, f"'{base.name}' is given two variants",
+                             f"'{chosen[base.name].name}' replaces it already")
+            elif base not in dealt:
+                self.c.error(v.span, f"the ruleset's decks deal no '{base.name}' for '{kind.name}' to replace",
+                             "add a deck that has it to `decks`, or leave the variant out")
+            else:
+                chosen[base.name] = kind
+        return chosen
 
     def lords(self, prop: ast.Prop, heroes: dict[str, Hero], packages: list[str], has_heroes: bool) -> list[str]:
         """The `lords` of a ruleset: heroes (by name or id) of its own hero packages."""

@@ -140,7 +140,7 @@ def provide(ctx: Ctx, card, by=None) -> bool:
     matcher, kind = card
     asked = ctx.vars["asked"]
     if by is None:
-        asked.provided = UsedCard.virtual(ctx.game.library.cards[kind])
+        asked.provided = UsedCard.virtual(ctx.game.kind_named(kind))
         return True
     real = ctx.game.provide_card(by, kind, matcher, asked.player)  # the real card
     if real is not None:
@@ -264,7 +264,7 @@ def redirect(ctx: Ctx, use, old, new) -> None:
 
 
 def can_target(ctx: Ctx, user, player, card) -> bool:
-    probe = UsedCard.virtual(ctx.game.library.cards[card[1]])
+    probe = UsedCard.virtual(ctx.game.kind_named(card[1]))
     return player.alive and not ctx.game.forbidden(player, "target", probe, user)
 
 

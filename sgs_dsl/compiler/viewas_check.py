@@ -43,7 +43,9 @@ def compile_view_as(c: Any, m: ast.ViewAs, skill: str) -> ViewAsDef | None:
     modes = _modes(c, m, kinds)
     if m.count < 1:
         c.error(m.span, "view_as needs at least one card")
-    cond = c.expr_bool(m.cond, Scope({"you": "player"})) if m.cond is not None else None
+    # a declared conversion's condition also sees `name`, the card name it would be declared as
+    scope = Scope({"you": "player", "name": "str"} if m.declared is not None else {"you": "player"})
+    cond = c.expr_bool(m.cond, scope) if m.cond is not None else None
     declared = tuple(k.name for k in kinds) if m.declared is not None else ()
     return ViewAsDef(kinds[0].name, m.count, c.pattern(m.pattern), zone, modes, skill, cond,
                      across(c, m), declared=declared, face_down=m.face_down)

@@ -43,7 +43,10 @@ class ModeSpec:
 
 IDENTITY = ModeSpec(
     "identity", "身份局", (2, 10),
-    (ModeOption("lords", "heroes", (), "heroes the lord may always choose from, besides 2 random ones (seed 000 §2)"),),
+    (ModeOption("lords", "heroes", (), "heroes the lord may always choose from, besides 2 random ones (seed 000 §2)"),
+     ModeOption("roles", "word", "standard",
+                "the role table: `standard`, or `alternative` with two renegades at 6 (1/1/2/2) and 8 players "
+                "(1/2/3/2) and seed 004's 10-player row (1/3/4/2, as standard)", words=("standard", "alternative"))),
     "roles dealt by the player count (seed 000 §1); the lord takes the first turn, its role shown; the lord "
     "chooses a hero first, every other seat from 3 (2 at 10 players); rewards and penalties on deaths; "
     "victory by role",
@@ -65,4 +68,28 @@ HEGEMONY = ModeSpec(
     ("wei", "shu", "wu", "qun", "careerist", "draw"),
 )
 
-MODE_SPECS: dict[str, ModeSpec] = {m.name: m for m in (IDENTITY, HEGEMONY)}
+CAMPUS = ModeSpec(
+    "campus", "校園身份局", (5, 8),
+    (ModeOption("lords", "heroes", (), "heroes the lord may always choose from, besides 5 random ones"),
+     ModeOption("renegades", "int", 1, "renegades at 8 players: 2 is the 1/2/3/2 table, where a renegade must "
+                "kill the other before the lord and both alive at the end is the rebels' win (seed 003)",
+                low=1, high=2),
+     ModeOption("skills", "word", "on", "`off`: the 五人簡易場, 5 players whose heroes have no skills (seed 003)",
+                words=("on", "off"))),
+    "seed 003's campus identity games, 5 or 8 players: roles 1/1/2/1 and 1/2/4/1 (1/2/3/2 with two "
+    "renegades); the lord chooses from 5 random heroes, every other seat from 3; the lord's +1 max hp; "
+    "rewards as in identity; the seed's victory table",
+    ("lord", "rebel", "renegade", "draw"),
+    {"lord": frozenset({"lord", "loyalist"})},
+)
+
+TEAM3V3 = ModeSpec(
+    "team3v3", "3V3競技模式", (6, 6),
+    (),
+    "two teams of three seated together, a leader (主將) and two followers (副將) each (seed 003); 12 heroes "
+    "in one shared pool, picked one at a time, the teams alternating; the teams alternate actions, the "
+    "leader's turn alone or every living follower's turn; a team loses when its leader dies",
+    ("team_a", "team_b", "draw"),
+)
+
+MODE_SPECS: dict[str, ModeSpec] = {m.name: m for m in (IDENTITY, HEGEMONY, CAMPUS, TEAM3V3)}

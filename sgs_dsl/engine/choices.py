@@ -117,11 +117,11 @@ class ChoicesMixin:
         return self.redirect_open(use, new) and not self.forbidden(new, "target", use.card, use.user)
 
     def can_use_named(self, p: Player, kind_name: str) -> bool:
-        kind = self.library.cards[kind_name]
+        kind = self.kind_named(kind_name)
         return self.can_play(p, kind, UsedCard.virtual(kind))
 
     def choose_named_targets(self, p: Player, kind_name: str) -> list[Player]:
-        kind = self.library.cards[kind_name]
+        kind = self.kind_named(kind_name)
         mode = use_mode(kind, "play")
         if mode is None:  # a card never used on targets of its own choosing (閃-like)
             return []
@@ -132,9 +132,9 @@ class ChoicesMixin:
         targets = [t for t in targets if t.alive]
         if not p.alive or not targets:
             return False
-        if self.forbidden(p, "use", UsedCard.virtual(self.library.cards[kind_name]), p):
+        if self.forbidden(p, "use", UsedCard.virtual(self.kind_named(kind_name)), p):
             return False
         extra = {} if counter else {UNCOUNTERABLE: True}
-        self.use_card(p, UsedCard.virtual(self.library.cards[kind_name]), targets, "play" if limit else "virtual",
+        self.use_card(p, UsedCard.virtual(self.kind_named(kind_name)), targets, "play" if limit else "virtual",
                       extra=extra)
         return True

@@ -83,7 +83,7 @@ class FiltersMixin:
                 if f.suit is not None:
                     suit = f.suit
                 else:
-                    kind = self.library.cards[f.kind_name]
+                    kind = self.kind_named(f.kind_name)
         if suit == card.suit and kind is card.kind:
             return card
         return UsedCard(kind, suit, color_of(suit), card.rank, (card,), kind.nature, filtered=True)
@@ -95,7 +95,7 @@ class FiltersMixin:
         granted = []
         for skill in hero_skills:
             for e in skill.equipped:
-                kind = self.library.cards[e.kind_name]
+                kind = self.kind_named(e.kind_name)
                 if kind.type not in p.equips:
                     granted.append(kind.skill)
         return granted
@@ -103,7 +103,7 @@ class FiltersMixin:
     def equipment_givers(self, p: Player, skill: Skill) -> list[str]:
         """The skills of p's that treat p as equipped with the card whose skill is `skill`."""
         return [s.name for s in self.effective_skills(p)
-                if any(self.library.cards[e.kind_name].skill is skill for e in s.equipped)]
+                if any(self.kind_named(e.kind_name).skill is skill for e in s.equipped)]
 
     def treated_as(self, p: Player, skill: Skill) -> bool:
         """`skill` is an equipment's skill p has through `equipped` (its slot is empty)."""

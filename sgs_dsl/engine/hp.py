@@ -142,14 +142,17 @@ class HpMixin:
         options = []
         for card, kind, subcards in self.castable(saver, "dying"):
             mode = kind.mode("dying")
-            if self.target_ok(saver, mode.target, dying, self.probe(kind, subcards)):
+            if self.target_ok(saver, mode.target, dying, self.probe(saver, kind, subcards)):
                 options.append(Option(f"使用{card}", (kind, subcards)))
         return options
 
-    def probe(self, kind: CardKind, subcards: Any) -> UsedCard:
-        """The card a castable option would make, for legality checks before cards are picked."""
+    def probe(self, p: Player, kind: CardKind, subcards: Any) -> UsedCard:
+        """The card a castable option would make, for legality checks before cards are picked:
+        a conversion is made of some cards it could take, so its suit and colour count."""
         if subcards and subcards[0] == "view_as":
-            return UsedCard.virtual(kind)
+            va = subcards[1]
+            some = None if va.face_down else self.view_as_sample(p, va)
+            return UsedCard.virtual(kind, some or ())
         return self.make_card(kind, subcards)
 
     def die(self, player: Player, killer: Player | None) -> None:

@@ -65,6 +65,8 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self.processing: list[Card] = []
         self.agents = agents
         self.mode = mode
+        ruleset = getattr(mode, "ruleset", None)  # the cards it plays under another definition (`variants`)
+        self._variants: dict[str, Any] = ruleset.options.get("variants", {}) if ruleset is not None else {}
         if not mode.hides_skills:  # nothing face down: every skill is in effect and on offer (a hot path)
             self.effective_skills = self.offered_skills = self.skills_of
         self.rng = random.Random(seed)
@@ -153,6 +155,11 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             if p.alive:
                 return p
         return player
+
+    def kind_named(self, name: str) -> CardKind:
+        """The card a text names (a conversion, a virtual use), as this game plays it: the
+        ruleset's variant of it when it has one (`variants`), else the library's card."""
+        return self._variants.get(name) or self.library.cards[name]
 
     def distance(self, a: Player, b: Player) -> int:
         if a is b:

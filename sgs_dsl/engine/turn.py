@@ -208,7 +208,7 @@ class TurnMixin:
         options += self.mode.play_options(self, player)
         options += self.recast_options(player)
         for label, kind, subcards in self.castable(player, "play"):
-            if self.can_play(player, kind, self.probe(kind, subcards)):
+            if self.can_play(player, kind, self.probe(player, kind, subcards)):
                 options.append(Option(label, (kind, subcards)))
         return options
 
@@ -254,14 +254,14 @@ class TurnMixin:
         options = []
         for skill in self.offered_skills(player):
             for va in skill.view_as:
-                if "recast" not in va.modes or (va.cond is not None and not va.cond(Ctx(self, {"you": player}))):
+                if "recast" not in va.modes or (va.cond is not None and not va.cond(Ctx(self, {"you": player, "name": va.kind_name}))):
                     continue
                 if self.view_as_sample(player, va) is not None:
                     options.append(Option(f"【{skill.name}】當【{va.kind_name}】重鑄{va.label}", ("recast_as", va)))
         return options
 
     def recast_as(self, player: Player, va: Any) -> None:
-        kind = self.library.cards[va.kind_name]
+        kind = self.kind_named(va.kind_name)
         cards = self.pick_for(player, va, f"選擇當【{kind.name}】重鑄的牌")
         self.invoked(player, va.skill)
         self.log(f"{player.label()}發動【{va.skill}】，將{'、'.join(c.label() for c in cards)}當【{kind.name}】重鑄")

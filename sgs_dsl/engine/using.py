@@ -69,12 +69,16 @@ class UsingMixin:
             for va in skill.view_as:
                 if ("play" if playing_out else "use") not in va.modes:
                     continue
-                kinds = [self.library.cards[name] for name in va.kind_names]  # one, or each name declarable
+                kinds = [self.kind_named(name) for name in va.kind_names]  # one, or each name declarable
                 if va.declared:  # a name is declared from the cards this game is played with
                     kinds = [k for k in kinds if k in self.deck_kinds()]
                 if not playing_out:
                     kinds = [k for k in kinds if use_mode(k, context) is not None]
-                if not kinds or (va.cond is not None and not va.cond(Ctx(self, {"you": p}))):
+                if va.declared and va.cond is not None:  # the condition is asked of each name
+                    kinds = [k for k in kinds if va.cond(Ctx(self, {"you": p, "name": k.name}))]
+                elif not kinds or (va.cond is not None and not va.cond(Ctx(self, {"you": p}))):
+                    continue
+                if not kinds:
                     continue
                 some = self.view_as_sample(p, va)
                 if some is None:
@@ -483,7 +487,7 @@ class UsingMixin:
         Skills on the `asked` window may provide the card first (八卦陣-like effects)."""
         if not player.alive:
             return False
-        kind = self.library.cards[kind_name]
+        kind = self.kind_named(kind_name)
         asked = Asked(player, UsedCard.virtual(kind), pattern, mode)
         responded = self.use_stack[-1] if self.use_stack else None
         if on is None and responded is not None and player.seat in responded.no_response:
@@ -540,7 +544,7 @@ class UsingMixin:
         card stays in the processing area, for the beneficiary to use or play (None: refused)."""
         if not provider.alive:
             return None
-        kind = self.library.cards[kind_name]
+        kind = self.kind_named(kind_name)
         asked = Asked(provider, UsedCard.virtual(kind), pattern, "play")
         self.open_window("asked", {"asked": asked, "use": self.use_stack[-1] if self.use_stack else None,
                                    "target": provider})

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Mode
+from .campus import CampusMode
 from .hegemony import HegemonyMode
 from .identity import IdentityMode
+from .team3v3 import Team3v3Mode
 
-MODES: dict[str, type[Mode]] = {m.spec.name: m for m in (IdentityMode, HegemonyMode)}
+MODES: dict[str, type[Mode]] = {m.spec.name: m for m in (IdentityMode, HegemonyMode, CampusMode, Team3v3Mode)}
 
 
 def make_mode(ruleset: Any) -> Mode:

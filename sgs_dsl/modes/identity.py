@@ -16,16 +16,20 @@ ROLE_TABLE: dict[int, tuple[int, int, int, int]] = {
     2: (1, 0, 0, 1), 3: (1, 0, 1, 1), 4: (1, 1, 1, 1), 5: (1, 1, 2, 1), 6: (1, 1, 3, 1),
     7: (1, 2, 3, 1), 8: (1, 2, 4, 1), 9: (1, 3, 4, 1), 10: (1, 3, 4, 2),
 }
+# `roles alternative` (seed 004's table; data/roles_identity.tsv's variants): two renegades at 6 and 8
+# players; its 10-player row (1/3/4/2) is the standard one
+ALTERNATIVE_ROLES = {**ROLE_TABLE, 6: (1, 1, 2, 2), 8: (1, 2, 3, 2)}
+ROLE_TABLES = {"standard": ROLE_TABLE, "alternative": ALTERNATIVE_ROLES}
 REWARD_DRAW = 3
 HERO_CHOICES = 3  # heroes dealt to each seat but the lord (seed 000 §2)
 HERO_CHOICES_AT_TEN = 2  # at 10 players
 LORD_EXTRA_CHOICES = 2  # random heroes the lord gets besides the ruleset's lords
 
 
-def deal_roles(n: int, rng: Any) -> list[str]:
-    """Roles for n seats; seat 0 is the lord, who takes the first turn (the table is rotated
-    so that the lord sits first; the others are shuffled)."""
-    lord, loyal, rebel, renegade = ROLE_TABLE[n]
+def deal_roles(n: int, rng: Any, table: str = "standard") -> list[str]:
+    """Roles for n seats by the role table (`roles`); seat 0 is the lord, who takes the first
+    turn (the table is rotated so that the lord sits first; the others are shuffled)."""
+    lord, loyal, rebel, renegade = ROLE_TABLES[table][n]
     rest = ["loyalist"] * loyal + ["rebel"] * rebel + ["renegade"] * renegade
     rng.shuffle(rest)
     return ["lord"] * lord + rest
@@ -45,16 +49,10 @@ class IdentityMode(Mode):
     spec = IDENTITY
 
     # ------------------------------------------------------------ setup
+    lord_extra_choices = LORD_EXTRA_CHOICES  # random heroes the lord chooses from, besides the ruleset's lords
+
     def seats(self, n: int, rng: random.Random, with_heroes: bool) -> list[Player]:
-        seats = []
-        for i, role in enumerate(deal_roles(n, rng)):
-            if with_heroes:  # a seat without a hero until the heroes are chosen
-                seats.append(Player(i, "", "", 0, 0, role))
-                continue
-            hp = BLANK_HP + (lord_bonus(n) if role == "lord" else 0)
-            gender = rng.choice(("male", "female"))
-            seats.append(Player(i, "無將" + ("(男)" if gender == "male" else "(女)"), gender, hp, hp, role))
-        return seats
+        return seat_roles(deal_roles(n, rng, self.option("roles") or "standard"), rng, with_heroes)
 
     def choose_heroes(self, game: Any, pool: list[Any], rng: Any) -> None:
         """Hero selection (seed 000 §2): the lord chooses from the ruleset's lords and 2 random
@@ -68,7 +66,7 @@ class IdentityMode(Mode):
         lord_heroes = [h for name in lords for h in pool if h.name == name]
         rest = [h for h in pool if h.name not in lords]
         rng.shuffle(rest)
-        options = lord_heroes + rest[:LORD_EXTRA_CHOICES]
+        options = lord_heroes + [h for h in rest if not getattr(h, "never_lord", False)][:self.lord_extra_choices]
         if not options:
             raise ValueError("the ruleset's hero packages have no heroes")
         chosen = game.ask(lord, "hero", "選擇武將（主公）", [Option(h.name, h) for h in options], "選將").value
@@ -132,6 +130,20 @@ class IdentityMode(Mode):
         """Roles are hidden but one's own, the lord's (shown at once) and the dead's."""
         known = player.seat == viewer or player.role == "lord" or not player.alive
         return player.role if known else None
+
+
+def seat_roles(roles: list[str], rng: Any, with_heroes: bool) -> list[Player]:
+    """A seat per role, in order: without a hero until the heroes are chosen, or (a ruleset
+    without heroes) a blank hero of a random gender, the lord's bonus included."""
+    seats = []
+    for i, role in enumerate(roles):
+        if with_heroes:
+            seats.append(Player(i, "", "", 0, 0, role))
+            continue
+        hp = BLANK_HP + (lord_bonus(len(roles)) if role == "lord" else 0)
+        gender = rng.choice(("male", "female"))
+        seats.append(Player(i, "無將" + ("(男)" if gender == "male" else "(女)"), gender, hp, hp, role))
+    return seats
 
 
 def seat_hero(p: Player, hero: Any, bonus: int) -> None:

@@ -49,14 +49,17 @@ class SeatSpec:
 
 @attrs.frozen
 class Run:
-    """What to play: a whole turn (from a phase on), or one phase."""
+    """What to play: a whole turn (from a phase on), one phase, or turns in the mode's order."""
 
     seat: int
     phase: str | None
     whole_turn: bool
     span: Span
+    turns: int = 0  # `play N turns`: N whole turns in the mode's order (seat is 0)
 
     def text(self) -> str:
+        if self.turns:
+            return f"play {self.turns} turns"
         if self.whole_turn:
             return f"turn {self.seat}" + (f" from {self.phase}" if self.phase else "")
         return f"phase {self.seat} {self.phase}"

@@ -22,7 +22,11 @@ from .model import CardRef, Check, DamageRef, Ruling, Run, SeatSpec, Step
 
 ROLES = {"lord": "lord", "loyalist": "loyalist", "rebel": "rebel", "renegade": "renegade",
          "主公": "lord", "忠臣": "loyalist", "反賊": "rebel", "反贼": "rebel", "內奸": "renegade", "内奸": "renegade"}
+TEAM_ROLES = {"leader": "leader", "follower": "follower", "主將": "leader", "副將": "follower", "主将": "leader",
+              "副将": "follower"}  # the 3v3 mode's roles (seed 003)
+ROLES.update(TEAM_ROLES)
 PHASE_WORDS = {**{p: p for p in PHASES}, **{zh: p for p, zh in PHASE_ZH.items()}}
+MAX_ORDER_TURNS = 60  # `play N turns`: a ruling is a short story, not a whole game
 WINNERS = tuple(dict.fromkeys([o for m in MODE_SPECS.values() for o in m.outcomes] + ["none"]))
 SHOWN = {"none": "none", "head": "head", "deputy": "deputy", "both": "both", "主將": "head", "副將": "deputy"}
 KINGDOM_WORDS = {**{k: v for k, v in KINGDOMS.items() if v != "god"}, "careerist": "careerist", "野心家": "careerist",
@@ -156,7 +160,7 @@ class _Reader:
                 seats.append(self.seat(e, len(seats) + 1))
             elif e.data in ("deck", "discard"):
                 fields[e.data] = self.cards(e.children[0])
-            elif e.data in ("run_turn", "run_phase"):
+            elif e.data in ("run_turn", "run_phase", "run_order"):
                 runs.append(self.run(e, count))
             elif e.data == "setup":
                 fields["setup"] = True
@@ -188,6 +192,8 @@ class _Reader:
                        f"a {mode.title} table has {low} to {high} seats")
         if mode.name == "hegemony":
             self.check_generals(seats, setup)
+        elif mode.name == "team3v3":
+            self.check_teams(seats)
         else:
             self.check_roles(title, span, seats)
         if not runs and not setup:
@@ -199,9 +205,22 @@ class _Reader:
                 self.error(x.span, f"seat {x.seat} has no role", "identity seats name one: `seat 1 lord;`")
             if x.generals is not None:
                 self.error(x.span, "generals are for 國戰 rulings", "name the ruleset: `ruleset hegemony;`")
+            if x.role in TEAM_ROLES.values():
+                self.error(x.span, f"'{x.role}' is a role of the 3v3 mode", "name the ruleset: `ruleset campus_3v3;`")
         lords = [x for x in seats if x.role == "lord"]
         if seats and len(lords) != 1:
             self.error(span, f"ruling '{title}' has {len(lords)} lords", "identity mode has exactly one lord")
+
+    def check_teams(self, seats: list[SeatSpec]) -> None:
+        """3v3: the teams sit together, each a leader and then two followers (seats 1-3, 4-6)."""
+        for x in seats:
+            wanted = "leader" if x.seat % 3 == 1 else "follower"
+            if x.role != wanted:
+                self.error(x.span, f"seat {x.seat} is a {wanted} in 3v3, not '{x.role or 'no role'}'",
+                           "the teams sit together: seat 1 leader, 2 and 3 followers; seat 4 leader, 5 and 6 "
+                           "followers")
+            if x.generals is not None:
+                self.error(x.span, "generals are for 國戰 rulings", "name the ruleset: `ruleset hegemony;`")
 
     def check_generals(self, seats: list[SeatSpec], setup: bool) -> None:
         for x in seats:
@@ -364,6 +383,9 @@ class _Reader:
                            "name a hero of the ruleset (sgs heroes --ruleset NAME), or leave `hero` out")
             elif s.hero in named:
                 self.error(s.span, f"{s.hero} is dealt to seat {named[s.hero]} already", "each hero is dealt once")
+            elif s.role == "lord" and getattr(self.library.heroes.get(s.hero), "never_lord", False):
+                self.error(s.span, f"{s.hero} may not be the lord (`lord never;`), so `setup` cannot deal it to seat {s.seat}",
+                           "give the lord another hero, or this one to another seat")
             named.setdefault(s.hero, s.seat)
 
     def check_claims(self, steps: list[Step], seats: list[SeatSpec], deck_top, discard) -> None:
@@ -388,10 +410,20 @@ class _Reader:
                        f"the first is at {some.span}: keep one or the other")
 
     def run(self, node: Tree, count: int) -> Run:
+        if node.data == "run_order":
+            return self.run_order(node)
         seat = self.seat_no(node.children[0], count)
         phase_tok = node.children[1]
         phase = self.word(phase_tok, PHASE_WORDS, "phase") if phase_tok is not None else None
         return Run(seat, phase, node.data == "run_turn", self.span(node))
+
+    def run_order(self, node: Tree) -> Run:
+        """`play N turns`: N whole turns, each player the mode's next (the first its first)."""
+        turns = int(node.children[0])
+        if not 1 <= turns <= MAX_ORDER_TURNS:
+            self.error(self.span(node.children[0]), f"cannot play {turns} turns",
+                       f"play 1 to {MAX_ORDER_TURNS} turns in the mode's order")
+        return Run(0, None, True, self.span(node), max(turns, 1))
 
     # ------------------------------------------------------------ the script
     def step(self, node: Tree, count: int) -> Step:

@@ -40,6 +40,7 @@ class _Play:
     stopped: bool = False  # the script could no longer be matched (or the engine broke)
     winner: str = "none"
     phase_turn: int | None = None  # the seat whose turn the last `phase` run was part of
+    last_in_order: Player | None = None  # the last turn a `play N turns` run played
 
 
 def run_ruling(ruling: Ruling, library: Any = None) -> RulingResult:
@@ -68,6 +69,9 @@ def _play_all(play: _Play, ruling: Ruling) -> None:
         invariants = Invariants.start(game, waive=True)  # what the table was set up with is not a failure
         game.on_free_time = invariants.at_free_time
         for run in ruling.runs:
+            if run.turns:
+                _play_in_order(play, run, invariants)
+                continue
             player = game.players[run.seat - 1]
             if not player.alive:
                 play.failures.append(f"seat {run.seat} died earlier in this ruling, so `{run.text()}` cannot be "
@@ -119,6 +123,21 @@ def _run(play: _Play, run: Run, player: Player) -> None:
         if game.processing:
             game.to_discard(list(game.processing))
         game.use_stack.clear()
+
+
+def _play_in_order(play: _Play, run: Run, invariants: Invariants) -> None:
+    """`play N turns`: whole turns, each player the one the mode names next (as `sgs run` plays
+    them); the first is the mode's first player, or the next after the last such run's turn."""
+    game = play.game
+    if play.phase_turn is not None:
+        game.clear_marks("turn")  # the turn of the phase runs before is over
+        play.phase_turn = None
+    last = play.last_in_order
+    for _ in range(run.turns):
+        player = game.mode.first_player(game) if last is None else game.mode.next_player(game, last)
+        game.take_turn(player)
+        invariants.check(free_time=True)  # between turns: a free time
+        last = play.last_in_order = player
 
 
 def _new_turn(game: Game, player: Player) -> None:

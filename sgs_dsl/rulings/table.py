@@ -98,6 +98,9 @@ def deal(game: Game, ruling: Ruling) -> None:
         pool = ruleset_heroes(library, ruling.ruleset)
         each = min(game.mode.dealt(len(game.players)), len(pool) // len(game.players))
         game.mode.choose_heroes(game, pool, _GeneralDealer(named, each))
+    elif rules.heroes and getattr(game.mode, "shared_pool", False):  # 3v3: one pool, the named heroes in it
+        named = [library.heroes[s.hero] for s in ruling.seats if s.hero]
+        game.mode.choose_heroes(game, ruleset_heroes(library, ruling.ruleset), _PoolDealer(named))
     elif rules.heroes:
         wanted = {s.seat - 1: library.heroes[s.hero] for s in ruling.seats if s.hero}
         game.mode.choose_heroes(game, ruleset_heroes(library, ruling.ruleset), _Dealer(game.players, wanted))
@@ -132,6 +135,19 @@ class _Dealer:
                 each = len(heroes) // len(others)
             slots = {i * each: self.wanted[p.seat] for i, p in enumerate(others) if p.seat in self.wanted}
         heroes[:] = _arranged(heroes, {i: h for i, h in slots.items() if h in heroes})
+
+
+@attrs.define
+class _PoolDealer:
+    """The shuffles of a shared pool's deal (3v3), arranged: the heroes the ruling names come
+    first, in seat order, the others follow in library order; anything else (the numbers the
+    leaders draw) keeps its order."""
+
+    named: list[Any]
+
+    def shuffle(self, items: list[Any]) -> None:
+        first = [h for h in self.named if h in items]
+        items[:] = first + [x for x in items if x not in first]
 
 
 @attrs.define
