@@ -219,3 +219,19 @@ def test_a_death_set_off_in_a_death_window_leaves_no_card_with_the_dead(tmp_path
     with pytest.raises((GameOver, TurnEnded)):  # the lord's death ends the game, or else the turn
         game.damage(rebel, 1, source=lord)
     assert not rebel.alive and not lord.alive and rebel.hand == [] and lord.hand == []
+
+
+def test_cards_revealed_in_a_delayed_tricks_use_windows_go_back(tmp_path: Path) -> None:
+    # `on using { if count(reveal(1)) > 0 { ... } }` on a delayed trick's use (which opens the
+    # use windows since issue 13): the revealed card stayed in the processing area
+    path = tmp_path / "reveal_on_using.sgs"
+    path.write_text('skill 生技 shengji "測試" {\n  on using {\n    if count(reveal(1)) > 0 { draw(you, 1); }\n'
+                    "  }\n}\n"
+                    "hero 生甲 sheng_jia { kingdom 魏; gender male; hp 4; skills 生技; }\n"
+                    "hero 生乙 sheng_yi { kingdom 魏; gender male; hp 4; skills 生技; }\n"
+                    'ruleset reveal_fuzz "測試" {\n  mode identity;\n  decks standard, ex;\n'
+                    "  heroes standard, reveal_on_using;\n  lords 生甲, 生乙;\n}\n", encoding="utf-8")
+    library = load_library([path])
+    for seed in range(12):
+        result = play_game(library, "reveal_fuzz", 4, seed, max_turns=40)
+        assert result.error is None and not result.violations, (seed, result.error, result.violations)

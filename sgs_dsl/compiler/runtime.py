@@ -514,6 +514,10 @@ def remove_general(ctx: Ctx, player, which) -> None:
     ctx.game.mode.remove(ctx.game, player, 0 if which == "head" else 1)
 
 
+def swap_seats(ctx: Ctx, a, b) -> None:
+    ctx.game.swap_seats(a, b)
+
+
 def lose_general_skills(ctx: Ctx, player, which) -> None:
     ctx.game.mode.lose_skills(ctx.game, player, 0 if which == "head" else 1)
 

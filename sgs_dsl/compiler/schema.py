@@ -471,6 +471,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "暗置: the player's head or deputy general turns face down again (國戰); the kingdom stays decided"),
     Builtin("remove_general", (P("player", "player"), P("which", "general_slot")), {}, "none",
             "移除: the player's head or deputy general leaves the game, with its skills (國戰)"),
+    Builtin("swap_seats", (P("a", "player"), P("b", "player")), {}, "none",
+            "交換位置: a and b change places at the table (distances and seat order follow); each keeps "
+            "its seat number, hero, cards and state"),
     Builtin("lose_general_skills", (P("player", "player"), P("which", "general_slot")), {}, "none",
             "the skills of the player's head or deputy general are lost for the rest of the game (國戰 斷腸); "
             "the general stays, with its kingdom and gender"),

@@ -60,6 +60,10 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
                  mode: Any, seed: int, log: bool = True):
         self.library = library
         self.players = players
+        # the table's order (交換位置 changes it): the players as seated, and each seat's place;
+        # a seat number names its player for the whole game
+        self.table: list[Player] = list(players)
+        self.place_of: list[int] = list(range(len(players)))
         self.deck = deck  # top of the deck is the end of the list
         self.discard_pile: list[Card] = []
         self.processing: list[Card] = []
@@ -144,14 +148,15 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
 
     def seat_order(self, start: Player | None = None) -> list[Player]:
         """Living players in seat order from `start` (default: the current player)."""
-        seat = (start or self.current).seat  # a seat is its index in `players`
-        players = self.players
-        return [p for p in players[seat:] + players[:seat] if p.alive]
+        place = self.place_of[(start or self.current).seat]
+        table = self.table
+        return [p for p in table[place:] + table[:place] if p.alive]
 
     def next_alive(self, player: Player) -> Player:
-        n = len(self.players)
+        n = len(self.table)
+        place = self.place_of[player.seat]
         for i in range(1, n + 1):
-            p = self.players[(player.seat + i) % n]
+            p = self.table[(place + i) % n]
             if p.alive:
                 return p
         return player
@@ -166,7 +171,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             return 0
         if not (a.alive and b.alive):
             return 99
-        living = [p for p in self.players if p.alive]
+        living = [p for p in self.table if p.alive]
         i, j = living.index(a), living.index(b)
         steps = abs(i - j)
         base = min(steps, len(living) - steps)
@@ -395,11 +400,12 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         if not entries:
             return
         n = len(self.players)
-        start = self.current.seat
+        place = self.place_of
+        start = place[self.current.seat]
         by_seat: dict[int, list[tuple[Player, Skill, TriggerDef]]] = {}
         for entry in entries:
             by_seat.setdefault(entry[0].seat, []).append(entry)
-        for seat in sorted(by_seat, key=lambda s: (s - start) % n):
+        for seat in sorted(by_seat, key=lambda s: (place[s] - start) % n):
             self._fire_own(by_seat[seat], variables, window)
 
     def _fire_own(self, entries: list[tuple[Player, Skill, TriggerDef]], variables: dict[str, Any],

@@ -71,7 +71,8 @@ class MovesMixin:
         if not groups:
             return
         n = len(self.players)
-        for seat, lost_from in sorted(groups, key=lambda k: ((k[0] - self.current.seat) % n, k[1])):
+        place, start = self.place_of, self.place_of[self.current.seat]
+        for seat, lost_from in sorted(groups, key=lambda k: ((place[k[0]] - start) % n, k[1])):
             loser, lost = self.players[seat], groups[seat, lost_from]
             if lost_from == "equip":
                 self._own_lost(loser, lost, reason)

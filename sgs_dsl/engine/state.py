@@ -59,6 +59,17 @@ class StateMixin:
         player.turned = not player.turned
         self.log(player.label() + self.mode.turned_words[0 if player.turned else 1])
 
+    def swap_seats(self, a: Player, b: Player) -> None:
+        """交換位置: a and b change places at the table, each keeping its hero, cards and
+        state; distances and seat order follow the new places. A seat number keeps naming
+        its player (the log's N號位 is the seat the player was dealt)."""
+        if a is b or not (a.alive and b.alive):
+            return
+        i, j = self.place_of[a.seat], self.place_of[b.seat]
+        self.table[i], self.table[j] = b, a
+        self.place_of[a.seat], self.place_of[b.seat] = j, i
+        self.log(f"{a.label()}與{b.label()}交換位置")
+
     def turns_back(self, player: Player) -> bool:
         """At 回合開始前: a face-down player turns face up and skips this whole turn."""
         if not player.turned:

@@ -340,6 +340,7 @@ class UsingMixin:
             self._target_windows(use, self._use_vars(use))
         finally:
             self.use_stack.pop()
+            self.discard_leftovers(use)  # cards text revealed in those windows (its own lie in the judge area)
         lying = [c for c in use.card.subcards if self.zone_of(c) == ("judge", target)]
         if lying and not use.targets:
             self.to_discard(lying)
@@ -385,8 +386,9 @@ class UsingMixin:
     def in_resolve_order(self, targets: list[Player]) -> list[Player]:
         """Targets in the order they resolve: in seat order from the current player (a player
         chosen twice resolves twice)."""
-        n = len(self.players)
-        return sorted(targets, key=lambda p: (p.seat - self.current.seat) % n)
+        n, place = len(self.players), self.place_of
+        start = place[self.current.seat]
+        return sorted(targets, key=lambda p: (place[p.seat] - start) % n)
 
     def resolve_for_target(self, use: Use, target: Player | None, base: dict[str, Any]) -> None:
         kind = use.card.kind
