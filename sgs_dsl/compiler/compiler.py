@@ -123,8 +123,15 @@ class Compiler:
         uses, choose, blocks = [], [], {}
         skill_members = []
         answering = any(isinstance(m, ast.UseClause) and m.context.text in ("respond", "counter") for m in node.members)
+        # the values a card remembers (`state`) are its rule's and its blocks' alike
+        states = state_check.declare(self, kind.name, node.members)
+        self.states = states
         for m in node.members:
-            if isinstance(m, ast.Prop):
+            if isinstance(m, ast.Prop) and m.name.text == "pile":
+                skill_members.append(m)  # a pile on a hero card the card's text keeps cards on
+            elif isinstance(m, ast.StateDecl):
+                skill_members.append(m)
+            elif isinstance(m, ast.Prop):
                 self.card_prop(m, kind)
             elif isinstance(m, ast.UseClause):
                 mode = self.use_clause(m)
@@ -154,14 +161,15 @@ class Compiler:
         kind.uses = tuple(uses)
         kind.choose = tuple(choose)
         kind.blocks = blocks
+        self.states = {}
         if skill_members and not kind.is_equip:
             for m in skill_members:
-                if not isinstance(m, ast.Trigger):
+                if not isinstance(m, (ast.Trigger, ast.StateDecl, ast.Prop)):
                     self.error(m.span, "only equipment cards may carry modifiers, view-as, active or forbid",
-                               "a basic card or trick may carry triggers: rules every player follows")
-            skill_members = [m for m in skill_members if isinstance(m, ast.Trigger)]
-        if skill_members:
-            kind.skill = self.skill_body(kind.name, kind.id, kind.text, (), skill_members, node.span)
+                               "a basic card or trick may carry triggers, states and piles: rules every player follows")
+            skill_members = [m for m in skill_members if isinstance(m, (ast.Trigger, ast.StateDecl, ast.Prop))]
+        if any(isinstance(m, ast.Trigger) for m in skill_members) or (kind.is_equip and skill_members):
+            kind.skill = self.skill_body(kind.name, kind.id, kind.text, (), skill_members, node.span, states)
             kind.skill.from_card = kind.name
             if kind.is_equip:
                 kind.skill.slot = kind.type  # works while the card is equipped
@@ -242,20 +250,22 @@ class Compiler:
         return TargetRule(kind, cond)
 
     # ------------------------------------------------------------ skills (hero skills and equipment)
-    def skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members, span: Span) -> Skill:
+    def skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members, span: Span,
+                   states: dict | None = None) -> Skill:
         outer, self.compiling_skill = self.compiling_skill, name
         try:
-            return self._skill_body(name, ident, text, tags, members, span)
+            return self._skill_body(name, ident, text, tags, members, span, states)
         finally:
             self.compiling_skill = outer
 
-    def _skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members, span: Span) -> Skill:
+    def _skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members, span: Span,
+                    states: dict | None = None) -> Skill:
         triggers: dict[str, list[TriggerDef]] = {}
         modifiers, view_as, actives, forbids = [], [], [], []
         filters, equipped = [], []
         attached = []  # issue 10: actions for others
         # states, tags, and the values set on a use or a damage are readable
-        self.states = state_check.declare(self, name, members)
+        self.states = states if states is not None else state_check.declare(self, name, members)
         state_check.check_tags(self, tags, members)
         outer_use, outer_damage = self.use_vars, self.damage_vars
         self.use_vars = outer_use | _set_names(members, "use")
@@ -703,7 +713,16 @@ class Compiler:
         if isinstance(e, ast.Call):
             return self.call(e, scope)
         if isinstance(e, ast.Arith):
-            left = self.expr_int(e.left, scope)
+            if e.op == "+":  # two lists of one type: joined (`recall(p, "借來的刀") + [lent]`)
+                left_fn, lt = self.expr(e.left, scope)
+                if lt in expressions.ELEMENT:
+                    return expressions.joined(self, e, left_fn, lt, scope)
+                left = checked_int(left_fn, e.left.span) if lt == "any" else left_fn
+                if lt not in ("int", "any"):
+                    self.error(e.left.span, f"expected a number, found {lt}",
+                               "`+` adds numbers or joins two lists of one type")
+            else:
+                left = self.expr_int(e.left, scope)
             right = self.expr_int(e.right, scope)
             where = e.span
             if e.op in ("/", "%"):

@@ -377,3 +377,12 @@ def set_var(comp: Compiler, s: ast.Set, t: str, scope: Scope) -> Callable[[Ctx],
                    "a variable keeps the type of its `let`; define another variable for a value of another type")
     var = name.text
     return lambda ctx: ctx.vars.__setitem__(var, value(ctx))
+
+
+def joined(c: Compiler, e: Any, left: Fn, left_type: str, scope: Scope) -> Typed:
+    """`A + B` of two lists of one type: A's items, then B's (a new list; neither changes)."""
+    right, right_type = c.expr(e.right, scope)
+    if right_type != left_type and right_type != "any":
+        c.error(e.right.span, f"cannot join {left_type} and {right_type}", f"`+` joins two lists of {left_type}")
+    return (lambda ctx: [*left(ctx), *right(ctx)]), left_type
+

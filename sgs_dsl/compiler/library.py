@@ -181,7 +181,7 @@ class _Builder:
             self.c.cards[d.id.text.lower()] = kind
             cards[d.name.text] = kind
             nodes.append((d, kind))
-        moves_check.declare_piles(self.c, list(self.defs(ast.SkillDef)))
+        moves_check.declare_piles(self.c, list(self.defs(ast.SkillDef)) + list(self.defs(ast.CardDef)))
         procs = list(self.defs((ast.ProcedureDef, ast.DefineDef)))  # callable from every text below
         procedures.declare(self.c, procs)
         procedures.compile_all(self.c, procs)
@@ -498,8 +498,9 @@ def _inherit(kind: CardKind, base: CardKind) -> None:
     its limit and distance, and its blocks (火殺 is 殺 with the fire nature)."""
     if base.like is not None:
         _inherit(base, base.like)
+    own_uses = bool(kind.uses)
     kind.uses = kind.uses or base.uses
-    kind.choose = kind.choose or base.choose
+    kind.choose = kind.choose or (() if own_uses else base.choose)  # `choose` goes with the `use` it serves
     kind.limit = kind.limit if kind.limit is not None else base.limit
     kind.distance = kind.distance if kind.distance is not None else base.distance
     kind.blocks = {**base.blocks, **kind.blocks}
