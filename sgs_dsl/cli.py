@@ -566,15 +566,35 @@ def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: i
     _out(f"winner: {result.winner} ({text}) after {result.turns} turns")
 
 
+def _backend_jobs(backend: str, address: str | None, jobs: int | None) -> int:
+    """The --jobs that --backend means (a usage error when Ray is asked for but missing)."""
+    if backend != "ray":
+        if address is not None:
+            raise click.UsageError("--address names a Ray cluster: use it with --backend ray")
+        return 1 if jobs is None else jobs
+    from sgs_dsl.sim.ray_backend import RayBackendError, import_ray
+
+    try:
+        import_ray()
+    except RayBackendError as missing:
+        raise click.UsageError(str(missing)) from None
+    return 0 if jobs is None else jobs
+
+
 def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **options: Any) -> Any:
     """run_batch, with a progress bar on stderr when someone watches it (a terminal)."""
     from sgs_dsl.sim.batch import run_batch
+    from sgs_dsl.sim.ray_backend import RayBackendError
 
-    if quiet or not sys.stderr.isatty():
-        return run_batch(name, players, games, seed, **options)
-    label = printable(f"{name}, {players} players")
-    with click.progressbar(length=games, label=label, file=sys.stderr, show_pos=True, show_eta=True) as bar:
-        return run_batch(name, players, games, seed, on_result=lambda _rec: bar.update(1), **options)
+    try:
+        if quiet or not sys.stderr.isatty():
+            return run_batch(name, players, games, seed, **options)
+        label = printable(f"{name}, {players} players")
+        with click.progressbar(length=games, label=label, file=sys.stderr, show_pos=True, show_eta=True) as bar:
+            return run_batch(name, players, games, seed, on_result=lambda _rec: bar.update(1), **options)
+    except RayBackendError as error:  # the cluster could not be started or reached
+        _err(f"error: {error}")
+        sys.exit(1)
 
 
 @main.command()
@@ -594,9 +614,22 @@ def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **o
     "--jobs",
     "-j",
     type=click.IntRange(min=0),
-    default=1,
-    show_default=True,
+    default=None,
+    show_default="1; with --backend ray, one per CPU of the cluster",
     help="Worker processes (0 = one per CPU). The result does not depend on it.",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where the games run: processes on this machine, or a Ray cluster (needs 'sgs-dsl[ray]').",
+)
+@click.option(
+    "--address",
+    default=None,
+    metavar="ADDR",
+    help="The Ray cluster to use, as host:port (default: start a local one). Only with --backend ray.",
 )
 @max_turns_option
 @library_option
@@ -617,7 +650,9 @@ def simulate(
     games: int,
     seed: int,
     json_path: Path | None,
-    jobs: int,
+    jobs: int | None,
+    backend: str,
+    address: str | None,
     max_turns: int,
     extra: tuple[Path, ...],
     quiet: bool,
@@ -632,13 +667,14 @@ def simulate(
     """
     from sgs_dsl.sim.stats import format_summary, summarize
 
+    jobs = _backend_jobs(backend, address, jobs)
     files = _sgs_files(extra)
     library = _library_of(files)
     name = resolve_ruleset(library, ruleset)
     players = seat_count(library, name, players)
     check_table(library, name, players)
     batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
-                        library=library, game_timeout=game_timeout)
+                        library=library, game_timeout=game_timeout, backend=backend, address=address)
     report = summarize(batch.records, ruleset=name, players=players, seed=seed, max_turns=max_turns,
                        elapsed_s=batch.elapsed_s, mode=library.ruleset(name).mode)
     if skill_stats:

@@ -8,7 +8,7 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,10 @@ DEFAULT_MAX_TURNS = 600
 
 #: Longest error text kept per game (tracebacks can be long).
 MAX_ERROR_CHARS = 4000
+
+#: Fewest games in a chunk sent to a worker, and chunks aimed at per worker (see chunk_ranges).
+MIN_CHUNK = 4
+CHUNKS_PER_WORKER = 32
 
 
 def derive_seed(root_seed: int, index: int) -> int:
@@ -65,6 +69,16 @@ class GameRecord:
 class BatchResult:
     records: tuple[GameRecord, ...]
     elapsed_s: float
+    #: Seconds the workers spent playing games, added up (the rest of ``workers * elapsed_s``
+    #: is start-up, result transfer and idle time: the overhead of running in parallel).
+    busy_s: float = 0.0
+    workers: int = 1
+
+    @property
+    def overhead(self) -> float:
+        """The share of the workers' wall time not spent playing (0 when all of it was)."""
+        total = self.workers * self.elapsed_s
+        return max(0.0, 1.0 - self.busy_s / total) if total > 0 else 0.0
 
 
 def _clip(text: str) -> str:
@@ -120,24 +134,45 @@ def play_one(
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(extra_paths: tuple[str, ...], ruleset: str, players: int, root_seed: int, max_turns: int,
-                 game_timeout: float | None) -> None:
+@attrs.frozen
+class BatchSettings:
+    """What every game of a batch shares, sent once to each worker."""
+
+    ruleset: str
+    players: int
+    seed: int
+    max_turns: int = DEFAULT_MAX_TURNS
+    game_timeout: float | None = None
+
+
+def _init_worker(extra_paths: tuple[str, ...], settings: BatchSettings) -> None:
     from sgs_dsl.compiler.library import load_library
 
-    _WORKER.update(
-        library=load_library(tuple(Path(p) for p in extra_paths)),
-        ruleset=ruleset,
-        players=players,
-        root_seed=root_seed,
-        max_turns=max_turns,
-        game_timeout=game_timeout,
-    )
+    # Under fork the parent's in-memory cache already holds the library: no load at all.
+    _WORKER.update(library=load_library(tuple(Path(p) for p in extra_paths)), settings=settings)
 
 
-def _play_in_worker(index: int) -> GameRecord:
-    w = _WORKER
-    return play_one(w["library"], w["ruleset"], w["players"], w["root_seed"], index, w["max_turns"],
-                    w["game_timeout"])
+def play_chunk(library: Any, settings: BatchSettings, start: int, stop: int) -> tuple[list[GameRecord], float]:
+    """Play games ``start`` to ``stop - 1``; return their records and the seconds it took."""
+    began = time.perf_counter()
+    records = [play_one(library, settings.ruleset, settings.players, settings.seed, i, settings.max_turns,
+                        settings.game_timeout) for i in range(start, stop)]
+    return records, time.perf_counter() - began
+
+
+def _play_in_worker(chunk: tuple[int, int]) -> tuple[list[GameRecord], float]:
+    return play_chunk(_WORKER["library"], _WORKER["settings"], *chunk)
+
+
+def chunk_ranges(games: int, workers: int) -> list[tuple[int, int]]:
+    """Split ``range(games)`` into contiguous ``(start, stop)`` chunks.
+
+    About 32 chunks per worker, so that the last ones finish close together, but at least
+    ``MIN_CHUNK`` games each, so that sending a chunk and its records back costs little
+    beside playing it.
+    """
+    size = max(MIN_CHUNK, -(-games // (workers * CHUNKS_PER_WORKER)))
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
 
 
 def _mp_context() -> multiprocessing.context.BaseContext:
@@ -166,6 +201,8 @@ def run_batch(
     library: Any = None,
     on_result: Callable[[GameRecord], None] | None = None,
     game_timeout: float | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> BatchResult:
     """Play ``games`` games; game ``i`` uses ``derive_seed(seed, i)``.
 
@@ -176,6 +213,11 @@ def run_batch(
     (seconds, > 0) cuts off each game still running after that long: its record has
     ``timed_out`` set (wall-clock time decides which games those are, so only a batch with
     no cut-off game is reproducible).
+
+    ``backend="ray"`` plays them on the Ray cluster at ``address`` (a new local one when
+    None) with ``jobs`` actors, at most one per CPU of the cluster (0: that many);
+    connecting to the cluster is not counted in ``elapsed_s``. Raises ``RayBackendError``
+    when Ray is missing or the cluster cannot be reached.
     """
     if games < 1:
         raise ValueError("games must be at least 1")
@@ -186,23 +228,47 @@ def run_batch(
         from sgs_dsl.compiler.library import load_library
 
         library = load_library(extra)
+    settings = BatchSettings(ruleset, players, seed, max_turns, game_timeout)
+    if backend == "ray":
+        from sgs_dsl.sim import ray_backend
+
+        sources = ray_backend.library_sources([Path(f) for f in library.files])
+        with ray_backend.ray_session(address, jobs if jobs > 0 else None) as ray:
+            cpus = ray_backend.cluster_cpus(ray)  # an actor takes one: more would wait for ever
+            workers = cpus if jobs <= 0 else min(jobs, cpus)
+            workers = min(workers, len(chunk_ranges(games, workers)))
+            return _collect(ray_backend.ray_chunks(ray, sources, settings, games, workers), workers, on_result)
+    if backend != "local":
+        raise ValueError(f"unknown backend {backend!r}")
     jobs = effective_jobs(jobs, games)
+    return _collect(_chunks_played(library, settings, games, jobs, extra), jobs, on_result)
+
+
+def _collect(
+    chunks: Iterator[tuple[list[GameRecord], float]], workers: int, on_result: Callable[[GameRecord], None] | None
+) -> BatchResult:
+    """Take the played chunks (in index order), timing them from the first request on."""
     records: list[GameRecord] = []
+    busy = 0.0
     start = time.perf_counter()
-    if jobs == 1:
-        for i in range(games):
-            rec = play_one(library, ruleset, players, seed, i, max_turns, game_timeout)
-            records.append(rec)
-            if on_result is not None:
+    for chunk, seconds in chunks:
+        busy += seconds
+        records.extend(chunk)
+        if on_result is not None:
+            for rec in chunk:
                 on_result(rec)
-    else:
-        ctx = _mp_context()
-        chunksize = max(1, min(16, games // (jobs * 8)))
-        initargs = (tuple(str(p) for p in extra), ruleset, players, seed, max_turns, game_timeout)
-        with ctx.Pool(jobs, initializer=_init_worker, initargs=initargs) as pool:
-            for rec in pool.imap(_play_in_worker, range(games), chunksize=chunksize):
-                records.append(rec)
-                if on_result is not None:
-                    on_result(rec)
     elapsed = time.perf_counter() - start
-    return BatchResult(records=tuple(records), elapsed_s=elapsed)
+    return BatchResult(records=tuple(records), elapsed_s=elapsed, busy_s=busy, workers=workers)
+
+
+def _chunks_played(
+    library: Any, settings: BatchSettings, games: int, jobs: int, extra: tuple[Path, ...]
+) -> Iterator[tuple[list[GameRecord], float]]:
+    """The played chunks in index order: in this process, or from a pool of ``jobs``."""
+    if jobs == 1:
+        for i in range(games):  # one game a chunk, so that a progress bar moves game by game
+            yield play_chunk(library, settings, i, i + 1)
+        return
+    initargs = (tuple(str(p) for p in extra), settings)
+    with _mp_context().Pool(jobs, initializer=_init_worker, initargs=initargs) as pool:
+        yield from pool.imap(_play_in_worker, chunk_ranges(games, jobs))
