@@ -29,6 +29,8 @@ class MovesMixin:
                    sources: list[tuple[str, Player | None]] | None = None) -> None:
         """One move: out of where each card is (or `sources`, when the caller already took
         them out), into `zone` together; then the cards-lost windows."""
+        if owner is not None and not owner.alive:  # the dead take no cards: text that killed goes on
+            zone, owner = "discard", None
         if sources is None:
             sources = [self.take_out(c) for c in cards]
         for card, src in zip(cards, sources, strict=True):
@@ -43,7 +45,10 @@ class MovesMixin:
                 return
 
     def swap_hands(self, a: Player, b: Player) -> None:
-        """The two hands change places in one simultaneous move (each is lost and gained)."""
+        """The two hands change places in one simultaneous move (each is lost and gained); not
+        with a dead player (text that killed one of them goes on: the dead take no cards)."""
+        if not (a.alive and b.alive):
+            return
         legs = []
         for loser, gainer in ((a, b), (b, a)):
             hand, loser.hand = loser.hand, []
