@@ -136,3 +136,16 @@ def test_max_of_an_empty_list_is_a_rules_error_at_the_call(library):
         played(library, "h1_empty_max", [[], [], []])
     assert "'max' of an empty list has no value" in str(caught.value)
     assert caught.value.span.file == str(HEROES) and caught.value.span.line == 56
+
+
+def test_plus_joins_two_lists_of_one_type_and_refuses_two_types(tmp_path) -> None:
+    from checking import check
+
+    ok = "  active { let xs = others(you) + [you]; draw(you, count(xs)); }"
+    assert not [d for d in check(tmp_path, ok) if d.severity == "error"]
+    bad = "  active { let xs = others(you) + cards_of(you, hand); draw(you, count(xs)); }"
+    found = check(tmp_path, bad)
+    assert found and "cannot join players and cards" in found[0].message and found[0].span.line == 2
+    bad = "  active { draw(you, others(you) + 1); }"
+    found = check(tmp_path, bad)
+    assert found and "`+` joins two lists" in " ".join(d.message + d.hint for d in found)
