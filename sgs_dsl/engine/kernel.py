@@ -102,6 +102,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self._skills: dict[int, list[Skill]] = {}  # seat -> skills, until changed_skills()
         self._modifier_seats: dict[str, frozenset[int]] | None = None
         self._deck_kinds: frozenset[CardKind] | None = None
+        self._usable: dict[str, frozenset[CardKind]] = {}  # context -> the deck's kinds with a use in it
         self._bound: Bound = {}  # modifiers with a subject, by name and bound seat (with the index)
         self.set_aside: frozenset[int] = frozenset()  # equipped cards being converted right now
         self.asker = ""  # the skill or card whose text is running: it asks the text's questions

@@ -51,20 +51,13 @@ class UsingMixin:
         seen = set()
         guarded = self.may_forbid(context)  # a prohibit in play could stop this context
         filtered = p.seat in self.filter_table()  # p's cards count as others
-        for c in p.hand:
-            used = self.seen_used(c, p) if filtered else None
-            kind = used.kind if used is not None else c.kind
-            if not playing_out and use_mode(kind, context) is None:
-                continue
-            if pattern is None and not guarded and used is None:
-                yield c.label(), c.kind, (c,)
-                continue
-            used = used or UsedCard.of(c)
-            if pattern is not None and not pattern(used):
-                continue
-            if guarded and self.forbidden_in(p, context, used):
-                continue
-            yield used.label(), kind, (c,)
+        if pattern is None and not guarded and not filtered and not playing_out:  # the usual case
+            usable = self.usable_kinds(context)
+            for c in p.hand:
+                if c.kind in usable:
+                    yield c.label(), c.kind, (c,)
+        else:
+            yield from self._castable_hand(p, context, pattern, guarded, filtered, playing_out)
         for skill in self.offered_skills(p):
             for va in skill.view_as:
                 if ("play" if playing_out else "use") not in va.modes:
@@ -94,6 +87,31 @@ class UsingMixin:
                     seen.add(key)
                     yield f"【{skill.name}】視為【{kind.name}】{va.label}{FACE_DOWN if va.face_down else ''}", kind, (
                         "view_as", va)
+
+    def usable_kinds(self, context: str) -> frozenset[CardKind]:
+        """The kinds of this game's deck that have a use in `context` (fixed for a game)."""
+        usable = self._usable.get(context)
+        if usable is None:
+            usable = self._usable[context] = frozenset(k for k in self.deck_kinds() if use_mode(k, context))
+        return usable
+
+    def _castable_hand(self, p: Player, context: str, pattern: Any, guarded: bool, filtered: bool,
+                       playing_out: bool):
+        """castable()'s hand cards when filters, a pattern, a prohibit or playing out is in play."""
+        for c in p.hand:
+            used = self.seen_used(c, p) if filtered else None
+            kind = used.kind if used is not None else c.kind
+            if not playing_out and use_mode(kind, context) is None:
+                continue
+            if pattern is None and not guarded and used is None:
+                yield c.label(), c.kind, (c,)
+                continue
+            used = used or UsedCard.of(c)
+            if pattern is not None and not pattern(used):
+                continue
+            if guarded and self.forbidden_in(p, context, used):
+                continue
+            yield used.label(), kind, (c,)
 
     def view_as_sample(self, p: Player, va: Any) -> tuple[Card, ...] | None:
         """Some cards a conversion could be made of now (its rule across them kept), or None."""
