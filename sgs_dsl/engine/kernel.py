@@ -77,6 +77,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self.logging = log
         self.tracing = False  # rulings: also windows, moves, questions and answers
         self.lines: list[str] = []
+        self.hidden_lines: dict[int, tuple[frozenset[int], str]] = {}  # line -> who may read it, what others read
         self.current: Player = players[0]
         self.turns = 0
         self.windows_opened = 0
@@ -114,6 +115,12 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
     # ------------------------------------------------------------ log and questions
     def log(self, text: str) -> None:
         if self.logging:
+            self.lines.append(text)
+
+    def log_hidden(self, text: str, public: str, seats: frozenset[int]) -> None:
+        """A line that names what only `seats` may see: the others read `public` (SeatView.log_lines)."""
+        if self.logging:
+            self.hidden_lines[len(self.lines)] = (seats, public)
             self.lines.append(text)
 
     def ask(self, player: Player, kind: str, prompt: str, options: list[Option], asker: str | None = None) -> Option:

@@ -16,6 +16,7 @@ from .history import History
 from .zones import where
 
 OWNED = ("hand", "equip", "judge")  # places that need a player (`of:`), with the piles
+HIDDEN = frozenset({"hand", "deck", "deck_top", "deck_bottom"})  # face-down places
 
 
 class MovesMixin:
@@ -112,9 +113,24 @@ class MovesMixin:
             if old:
                 self.log(f"{'、'.join(c.label() for c in old)}被替換，置入棄牌堆")
                 self.move_cards(old, "discard")
-        self.log(f"{'、'.join(c.label() for c in cards)}{REASONS[reason]}{where(place, owner)}")
+        self._log_move(cards, place, owner, reason, mover)
         self.move_cards(cards, place, owner, reason)
         return True
+
+    def _log_move(self, cards: list[Card], place: str, owner: Player | None, reason: str,
+                  mover: Player | None) -> None:
+        """Cards from a hand or the deck into a hand or the deck stay face down: only the seats
+        that hold or move them read which cards they are, the others how many."""
+        if not self.logging:  # batches keep no log: nothing to word
+            return
+        text = f"{'、'.join(c.label() for c in cards)}{REASONS[reason]}{where(place, owner)}"
+        sources = [self.zone_of(c) for c in cards]
+        if place not in HIDDEN or not any(zone in HIDDEN for zone, _ in sources):
+            self.log(text)
+            return
+        seats = {p.seat for p in (owner, mover) if p is not None}
+        seats.update(holder.seat for zone, holder in sources if zone == "hand" and holder is not None)
+        self.log_hidden(text, f"{len(cards)}張牌{REASONS[reason]}{where(place, owner)}", frozenset(seats))
 
     def refusal(self, cards: list[Card], place: str, owner: Player | None, mover: Player | None,
                 replace: bool) -> str:

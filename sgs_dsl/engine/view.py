@@ -64,3 +64,15 @@ class SeatView:
 
     def distance(self, a: int, b: int) -> int:
         return self._game.distance(self._game.players[a], self._game.players[b])
+
+    def log_lines(self, start: int = 0) -> list[str]:
+        """The game's log from line `start` as this seat may read it: a line naming what only
+        some seats may see (Game.log_hidden) reads as its public text to the others."""
+        lines, hidden = self._game.lines[start:], self._game.hidden_lines
+        if not hidden:
+            return lines
+        return [self._readable(start + i, line) for i, line in enumerate(lines)]
+
+    def _readable(self, index: int, line: str) -> str:
+        seats, public = self._game.hidden_lines.get(index, (None, line))
+        return line if seats is None or self.seat in seats else public

@@ -223,7 +223,10 @@ class ZonesMixin:
         zone, owner = self.zone_of(card)
         shown = card.label() if zone != "hand" else "一張手牌"
         source = f"{owner.label()}的" if owner else ""
-        self.log(f"{player.label()}獲得{source}{shown}")
+        if zone == "deck":  # face down: only the taker reads which card
+            self.log_hidden(f"{player.label()}獲得{shown}", f"{player.label()}獲得一張牌", frozenset({player.seat}))
+        else:
+            self.log(f"{player.label()}獲得{source}{shown}")
         self.to_hand(player, [card])
 
     def reveal(self, n: int) -> list[Card]:

@@ -71,7 +71,8 @@ class IdentityMode(Mode):
             raise ValueError("the ruleset's hero packages have no heroes")
         chosen = game.ask(lord, "hero", "選擇武將（主公）", [Option(h.name, h) for h in options], "選將").value
         seat_hero(lord, chosen, lord_bonus(len(players)))
-        game.log(f"{lord.seat + 1}號位主公選擇了{chosen.name}（候選：{'、'.join(h.name for h in options)}）")
+        picked = f"{lord.seat + 1}號位主公選擇了{chosen.name}"  # the candidates are the chooser's to see
+        game.log_hidden(f"{picked}（候選：{'、'.join(h.name for h in options)}）", picked, frozenset({lord.seat}))
         rest = [h for h in pool if h is not chosen]
         rng.shuffle(rest)
         each = per_seat(len(players))
@@ -85,7 +86,8 @@ class IdentityMode(Mode):
                  for p in others]
         for p, hero in picks:
             seat_hero(p, hero, 0)
-            game.log(f"{p.seat + 1}號位選擇了{hero.name}（候選：{'、'.join(h.name for h in dealt[p.seat])}）")
+            picked = f"{p.seat + 1}號位選擇了{hero.name}"
+            game.log_hidden(f"{picked}（候選：{'、'.join(h.name for h in dealt[p.seat])}）", picked, frozenset({p.seat}))
         game.changed_skills()
 
     def opening(self, game: Any) -> str:
