@@ -76,3 +76,79 @@ class SeatView:
     def _readable(self, index: int, line: str) -> str:
         seats, public = self._game.hidden_lines.get(index, (None, line))
         return line if seats is None or self.seat in seats else public
+
+    # ------------------------------------------------------------ public facts, for agents that reason
+    # (each computed only when asked: a random agent never pays for them)
+    @property
+    def library(self) -> Any:
+        """The rules in play (card and skill texts are public)."""
+        return self._game.library
+
+    @property
+    def turn(self) -> int:
+        return self._game.turns
+
+    @property
+    def asker(self) -> str:
+        """The skill or card whose text is running (it asks the text's questions)."""
+        return self._game.asker
+
+    def sides(self) -> tuple[str | None, ...]:
+        """Each seat's side as this seat knows it (None: unknown)."""
+        mode = self._game.mode
+        return tuple(mode.visible_side(self.seat, p) for p in self._game.players)
+
+    def alive(self, seat: int) -> bool:
+        return self._game.players[seat].alive
+
+    def hp(self, seat: int) -> tuple[int, int]:
+        """(hp, max hp)."""
+        p = self._game.players[seat]
+        return p.hp, p.max_hp
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._game.players[seat].hand)
+
+    def equip_slots(self, seat: int) -> tuple[str, ...]:
+        """The slots of the seat's equipment area that hold a card (weapon, armor, ...)."""
+        return tuple(self._game.players[seat].equips)
+
+    @property
+    def dying(self) -> int | None:
+        """The seat of the player now dying (瀕死), if any."""
+        return next((p.seat for p in self._game.players if p.dying and p.alive), None)
+
+    def resolving(self) -> tuple[tuple[str, int, int | None], ...]:
+        """The card being resolved and what it answers, innermost first: (card name, user's
+        seat, the seat it now acts on or None)."""
+        stack = self._game.use_stack
+        frames = []
+        use = stack[-1] if stack else None
+        while use is not None:
+            frames.append((use.card.kind.name, use.user.seat, None if use.current is None else use.current.seat))
+            use = use.responded
+        return tuple(frames)
+
+    @property
+    def damage_count(self) -> int:
+        return len(self._game.damage_log)
+
+    def damages(self, start: int = 0) -> tuple[tuple[int, int, int], ...]:
+        """Every damage dealt so far from index `start`: (source seat or -1, target seat, amount)."""
+        return tuple((-1 if d.source is None else d.source.seat, d.target.seat, d.amount)
+                     for d in self._game.damage_log[start:])
+
+    def play_targets(self, value: Any) -> tuple[int, ...]:
+        """The seats a play option (kind, subcards) may target now, as the rules say."""
+        game, me = self._game, self._game.players[self.seat]
+        kind, subcards = value
+        mode = kind.mode("play")
+        if mode is None or mode.target is None:
+            return (self.seat,)
+        card = game.probe(me, kind, subcards)
+        return tuple(p.seat for p in game.legal_targets(me, mode.target, card))
+
+    def zone_of(self, card: Any) -> tuple[str, int | None]:
+        """Where a card offered to this seat lies: (zone, owner's seat or None)."""
+        zone, owner = self._game.zone_of(card)
+        return zone, None if owner is None else owner.seat

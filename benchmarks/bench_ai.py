@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""The heuristic agent's cost and strength.
+
+Cost: games per second of all-heuristic and all-random tables on the same game seeds, in
+alternating rounds (so a change in the machine's load touches both), and the ratio (the
+issue asks for at most 3x). Strength (--matchups): one side heuristic, the other random,
+both seatings, win rates with 95% Wilson intervals.
+
+usage: python benchmarks/bench_ai.py [--games 200] [--players 5] [--ruleset standard] [--seed 1]
+                                     [--matchups GAMES]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import _common
+
+ROUNDS = 10
+LORD_SIDE, REBEL_SIDE = ("lord", "loyalist"), ("rebel", "renegade")
+
+
+class BySide:
+    """Heuristic for the seats whose role is in `roles`, random for the others."""
+
+    def __init__(self, seed: int, roles: tuple[str, ...]):
+        from sgs_dsl.agents.heuristic import HeuristicAgent
+        from sgs_dsl.agents.random_agent import RandomAgent
+
+        self.heuristic, self.random, self.roles = HeuristicAgent(seed), RandomAgent(seed), roles
+
+    def choose(self, request: Any, view: Any) -> int:
+        return (self.heuristic if view.role in self.roles else self.random).choose(request, view)
+
+
+def agents_for(make: Callable[[int], Any], seed: int, players: int) -> list[Any]:
+    """One agent a seat, each seeded from the game's seed."""
+    rng = random.Random(seed)
+    return [make(rng.randrange(2**32)) for _ in range(players)]
+
+
+def cost(ruleset: str, players: int, games: int, seed: int) -> dict[str, Any]:
+    from sgs_dsl.agents.heuristic import HeuristicAgent
+    from sgs_dsl.agents.random_agent import RandomAgent
+    from sgs_dsl.compiler.library import load_library
+    from sgs_dsl.game import play_game
+    from sgs_dsl.sim.batch import derive_seed
+
+    library = load_library()
+    kinds = {"random": RandomAgent, "heuristic": HeuristicAgent}
+    totals: dict[str, list[float]] = {}  # seconds, turns
+
+    def play(name: str, seeds: list[int]) -> None:
+        start = time.perf_counter()
+        turns = sum(play_game(library, ruleset, players, s, agents=agents_for(kinds[name], s, players)).turns
+                    for s in seeds)
+        totals[name][0] += time.perf_counter() - start
+        totals[name][1] += turns
+
+    totals = {name: [0.0, 0] for name in kinds}
+    for name in kinds:  # warm caches and imports
+        play(name, [derive_seed(seed + 1000, 0)])
+    totals = {name: [0.0, 0] for name in kinds}  # warming up is not measured
+    for k in range(ROUNDS):
+        seeds = [derive_seed(seed, i) for i in range(k * games // ROUNDS, (k + 1) * games // ROUNDS)]
+        for name in list(kinds) if k % 2 == 0 else list(kinds)[::-1]:
+            play(name, seeds)
+    return {name: {"games_per_s": games / t, "turns_mean": turns / games, "turns_per_s": turns / t}
+            for name, (t, turns) in totals.items()}
+
+
+def matchup(ruleset: str, players: int, games: int, seed: int, roles: tuple[str, ...]) -> tuple[int, int]:
+    """Games the heuristic side (`roles`) won, of `games`."""
+    from sgs_dsl.compiler.library import load_library
+    from sgs_dsl.game import play_game
+    from sgs_dsl.sim.batch import derive_seed
+
+    library = load_library()
+    won = 0
+    for i in range(games):
+        s = derive_seed(seed, i)
+        agents = agents_for(lambda a: BySide(a, roles), s, players)
+        won += play_game(library, ruleset, players, s, agents=agents).winner in roles
+    return won, games
+
+
+def cost_rows(ruleset: str, players: int, games: int, r: dict[str, Any]) -> list[tuple[str, str, str]]:
+    tag = f"{players} players ({games} games each, {ruleset})"
+    h, rnd = r["heuristic"], r["random"]
+    return [
+        (f"games/s heuristic, random, {tag}", f"{h['games_per_s']:.1f}, {rnd['games_per_s']:.1f}", "games/s"),
+        (f"cost per game, heuristic / random, {tag}", f"{rnd['games_per_s'] / h['games_per_s']:.2f}", "x"),
+        (f"cost per turn, heuristic / random, {tag}", f"{rnd['turns_per_s'] / h['turns_per_s']:.2f}", "x"),
+        (f"mean turns heuristic, random, {tag}", f"{h['turns_mean']:.1f}, {rnd['turns_mean']:.1f}", ""),
+    ]
+
+
+def matchup_rows(ruleset: str, players: int, games: int, seed: int) -> list[tuple[str, str, str]]:
+    from sgs_dsl.sim.stats import wilson_interval
+
+    out = []
+    for roles, label in ((LORD_SIDE, "heuristic lord + loyalists vs random"),
+                         (REBEL_SIDE, "heuristic rebels + renegade vs random")):
+        won, n = matchup(ruleset, players, games, seed, roles)
+        low, high = wilson_interval(won, n)
+        out.append((f"{label}, {players} players ({n} games, {ruleset})",
+                    f"{won / n:.1%} [{low:.1%}, {high:.1%}]", "won"))
+    return out
+
+
+def run(games: int = 200, players: int = 5, ruleset: str = "standard", seed: int = 1,
+        matchups: int = 0) -> list[tuple[str, str, str]]:
+    out = cost_rows(ruleset, players, games, cost(ruleset, players, games, seed))
+    if matchups:
+        out += matchup_rows(ruleset, players, matchups, seed)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--players", type=int, default=5)
+    ap.add_argument("--ruleset", default="standard")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--matchups", type=int, default=0, metavar="GAMES",
+                    help="also play each side heuristic against random, this many games each seating")
+    a = ap.parse_args()
+    print(_common.table(run(a.games, a.players, a.ruleset, a.seed, a.matchups)))
+
+
+if __name__ == "__main__":
+    main()

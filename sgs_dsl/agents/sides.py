@@ -1,0 +1,80 @@
+"""Who is friend or foe, from one seat's view: its own side, the sides the mode shows it,
+and for the hidden ones what they did in public (whom they damaged).
+
+A relation is a number in [-1, 1]: 1 a known ally (or oneself), -1 a known enemy, between
+them a guess. Identity roles form camps (the lord with the loyalists); any other side (a
+kingdom, a team) is allied with the same side, except the lone ones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+LORD_CAMP = ("lord", "loyalist")
+ROLES = ("lord", "loyalist", "rebel", "renegade")
+LONE = ("renegade", "careerist")  # a side of one: no ally even of the same name
+STRANGER = -0.3  # an unknown side outside identity: most players at such a table are enemies
+
+
+def relations(view: Any) -> tuple[float, ...]:
+    """The relation of this seat to every seat."""
+    sides = view.sides()
+    mine = sides[view.seat]
+    damages = view.damages()
+    if mine in ROLES:
+        lean = _lean(sides, damages, view.seat, mine)
+        alive = sum(1 for s in range(len(sides)) if view.alive(s))
+        return tuple(1.0 if s == view.seat else _identity(mine, sides[s], lean[s], alive)
+                     for s in range(len(sides)))
+    hostile = _hostile_to(view.seat, mine, sides, damages)
+    return tuple(1.0 if s == view.seat else _kingdom(mine, sides[s], s in hostile) for s in range(len(sides)))
+
+
+def _clamp(x: float) -> float:
+    return max(-1.0, min(1.0, x))
+
+
+def _lean(sides: tuple[str | None, ...], damages: tuple[tuple[int, int, int], ...], me: int,
+          mine: str) -> list[float]:
+    """Per seat: > 0 acts like the lord's camp, < 0 like a rebel. Damaging the lord or a known
+    loyalist leans rebel, damaging a known rebel leans loyal; damage to a hidden player counts
+    by how that player leans (a second pass), and damage to oneself by one's own side."""
+    known = {"lord": -2.0, "loyalist": -1.0, "rebel": 1.0, "renegade": 0.5}
+    own = -1.0 if mine in LORD_CAMP else 1.0 if mine == "rebel" else 0.0
+    first = [0.0] * len(sides)
+    for src, tgt, amount in damages:
+        if src >= 0 and src != tgt:
+            weight = own if tgt == me and sides[tgt] != "lord" else known.get(sides[tgt] or "", 0.0)
+            first[src] += weight * amount
+    lean = list(first)
+    for src, tgt, amount in damages:
+        if src >= 0 and src != tgt and sides[tgt] is None and tgt != me and first[tgt]:
+            lean[src] -= 0.5 * amount * (1.0 if first[tgt] > 0 else -1.0)
+    return lean
+
+
+def _identity(mine: str, theirs: str | None, lean: float, alive: int) -> float:
+    if mine in LORD_CAMP:
+        if theirs is not None:
+            return 1.0 if theirs in LORD_CAMP else -1.0
+        return _clamp(lean / 2)
+    if mine == "rebel":
+        if theirs is not None:
+            return 1.0 if theirs == "rebel" else -1.0
+        return _clamp(-lean / 2)
+    # a renegade: keeps the lord alive while others remain, thins out whoever leans rebel
+    if theirs == "lord":
+        return -1.0 if alive <= 2 else 0.2
+    return -1.0 if lean < 0 or theirs == "rebel" else -0.5
+
+
+def _hostile_to(me: int, mine: str | None, sides: tuple[str | None, ...],
+                damages: tuple[tuple[int, int, int], ...]) -> set[int]:
+    """The hidden seats that damaged this seat or a known ally of it."""
+    allies = {s for s, side in enumerate(sides) if s == me or (side == mine and mine not in LONE)}
+    return {src for src, tgt, _ in damages if src >= 0 and tgt in allies and src not in allies}
+
+
+def _kingdom(mine: str | None, theirs: str | None, hostile: bool) -> float:
+    if theirs is None:
+        return -1.0 if hostile else STRANGER
+    return 1.0 if theirs == mine and mine not in LONE else -1.0

@@ -1,0 +1,171 @@
+"""The heuristic agent: it never helps a known enemy nor harms a known ally on purpose,
+plays whole games of every built-in ruleset, and beats random players clearly."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from sgs_dsl.agents.heuristic import HeuristicAgent
+from sgs_dsl.agents.random_agent import RandomAgent
+from sgs_dsl.compiler.library import load_library
+from sgs_dsl.compiler.profile import profiles
+from sgs_dsl.core.model import Player
+from sgs_dsl.engine.decisions import Option, Request
+from sgs_dsl.engine.describe import card_named, describe
+from sgs_dsl.game import play_game
+from sgs_dsl.modes import make_mode
+
+# the tricks (and 殺) that hurt their target, and the ones that hurt every other player
+HARMFUL = {"殺", "火殺", "雷殺", "決鬥", "過河拆橋", "順手牽羊", "樂不思蜀", "兵糧寸斷", "火攻", "借刀殺人"}
+HARMFUL_ALL = {"南蠻入侵", "萬箭齊發"}
+HELPFUL_SELF = {"無中生有"}  # used on oneself, always good
+HELPFUL = {"無中生有", "桃園結義"}
+TARGETS = ("選擇目標", "選擇額外的目標")
+LONE = ("renegade", "careerist")
+
+
+@pytest.fixture(scope="module")
+def library() -> Any:
+    return load_library()
+
+
+def camp(side: str) -> str:
+    return "lord" if side == "loyalist" else side
+
+
+def known_ally(view: Any, seat: int) -> bool:
+    sides = view.sides()
+    mine, theirs = sides[view.seat], sides[seat]
+    return seat == view.seat or (theirs is not None and mine not in LONE and camp(theirs) == camp(mine))
+
+
+def known_enemy(view: Any, seat: int) -> bool:
+    return view.sides()[seat] is not None and not known_ally(view, seat)
+
+
+class Checked:
+    """A heuristic agent whose every answer is checked against the public facts of its seat."""
+
+    def __init__(self, seed: int, seen: Counter):
+        self.agent = HeuristicAgent(seed)
+        self.seen = seen
+
+    def choose(self, request: Request, view: Any) -> int:
+        index = self.agent.choose(request, view)
+        chosen = request.options[index].value
+        if request.kind == "save" and view.dying is not None and known_enemy(view, view.dying):
+            self.seen["enemy dying"] += 1
+            assert chosen is None, f"saved a known enemy: {request.prompt}"
+        if request.kind == "target" and isinstance(chosen, Player):
+            card = card_named(request.prompt.split("：", 1)[0])
+            if card in HARMFUL and request.prompt.endswith(TARGETS):  # the card's targets (not 借刀殺人's victim)
+                self.seen["harmful target"] += 1
+                assert not known_ally(view, chosen.seat), f"{card} on a known ally: {request.prompt}"
+        if request.kind == "counter":
+            self.check_counter(view, chosen is not None)
+        if request.kind == "discard" and describe(chosen).answers:
+            self.seen["answer discarded"] += 1
+            assert all(describe(o.value).answers for o in request.options), "discarded an answer, kept another card"
+        if request.kind == "play" and chosen is None:
+            helpful = [o.label for o in request.options if describe(o.value).card in HELPFUL_SELF]
+            assert not helpful, f"ended the play phase holding {helpful}"
+        if request.kind == "play" and describe(chosen).card in HARMFUL_ALL:
+            self.seen["harmful to all"] += 1
+            allies = [s for s in range(len(view.sides())) if s != view.seat and view.alive(s) and known_ally(view, s)]
+            assert not allies, f"{describe(chosen).card} with known allies alive: {allies}"
+        return index
+
+    def check_counter(self, view: Any, countered: bool) -> None:
+        """A harmful trick of a known enemy on a known ally is countered; a helpful one on a
+        known ally never is."""
+        card, user, on = view.resolving()[0]
+        if on is None or not known_ally(view, on):
+            return
+        if card in HARMFUL and known_enemy(view, user):
+            self.seen["countered for an ally"] += 1
+            assert countered, f"let {card} hit a known ally"
+        if card in HELPFUL:
+            self.seen["helpful to an ally"] += 1
+            assert not countered, f"countered {card} on a known ally"
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [("standard", 5), ("campus_3v3", 6), ("hegemony", 6)])
+def test_never_saves_a_known_enemy_nor_harms_a_known_ally(library: Any, ruleset: str, players: int) -> None:
+    seen: Counter = Counter()
+    for seed in range(12):
+        result = play_game(library, ruleset, players, seed, agents=[Checked(seed * 16 + i, seen) for i in range(players)])
+        assert result.error is None and not result.violations
+    assert seen["harmful target"] > 0  # the checks were put to the test
+    if ruleset == "campus_3v3":  # every side is known there
+        assert seen["countered for an ally"] > 0 and seen["helpful to an ally"] > 0
+
+
+def test_a_dying_enemy_is_left_to_die(library: Any) -> None:
+    seen: Counter = Counter()
+    for seed in range(12):
+        play_game(library, "campus_3v3", 6, seed, agents=[Checked(seed * 16 + i, seen) for i in range(6)])
+    assert seen["enemy dying"] > 0
+
+
+def test_plays_every_builtin_ruleset(library: Any) -> None:
+    for name, rules in library.rulesets.items():
+        players = next(n for n in (5, 6, 8, *range(2, 13)) if seats(rules, n))
+        for seed in range(2):
+            result = play_game(library, name, players, seed, agents=[HeuristicAgent(seed + i) for i in range(players)])
+            assert result.error is None and not result.violations, (name, result.error, result.violations)
+            assert result.turns > 0, name
+
+
+def seats(rules: Any, players: int) -> bool:
+    try:
+        make_mode(rules).check_players(players)
+    except ValueError:
+        return False
+    return True
+
+
+class BySide:
+    """A heuristic agent for the given roles, a random one otherwise."""
+
+    def __init__(self, seed: int, roles: tuple[str, ...]):
+        self.heuristic, self.random, self.roles = HeuristicAgent(seed), RandomAgent(seed), roles
+
+    def choose(self, request: Request, view: Any) -> int:
+        return (self.heuristic if view.role in self.roles else self.random).choose(request, view)
+
+
+@pytest.mark.parametrize(("roles", "winners"), [(("lord", "loyalist"), ("lord",)),
+                                                (("rebel", "renegade"), ("rebel", "renegade"))])
+def test_a_heuristic_side_beats_a_random_side(library: Any, roles: tuple[str, ...], winners: tuple[str, ...]) -> None:
+    games = 60
+    won = sum(play_game(library, "standard", 5, seed, agents=[BySide(seed * 8 + i, roles) for i in range(5)]).winner
+              in winners for seed in range(games))
+    assert won >= 0.65 * games  # random agents win about a third of games as the lord's side
+
+
+def test_same_seed_same_game(library: Any) -> None:
+    logs = [play_game(library, "standard", 5, 7, log=True, agents=[HeuristicAgent(i) for i in range(5)]).log
+            for _ in range(2)]
+    assert logs[0] == logs[1] and logs[0]
+
+
+def test_profiles_read_effects_from_text(library: Any) -> None:
+    table = profiles(library)
+    assert table.card("殺").target < 0 and table.card("過河拆橋").target < 0
+    assert table.card("桃").target > 0 and table.card("無中生有").target > 0
+    assert table.card("火殺") == table.card("殺")  # a 火殺 is a 殺
+    assert table.skill("突襲").user > 0 > table.skill("突襲").other  # gains the others' cards
+    assert profiles(library) is table  # once per library
+
+
+def test_describe_options() -> None:
+    lord = Player(2, "x", "male", 4, 4, "lord")
+    assert describe(None).passes and describe(False).passes and not describe(True).passes
+    assert describe(lord).seat == 2 and describe(lord).action == "player"
+    assert describe(Option("a", "b").value).action == "other"
+    assert card_named("【借刀殺人】(【樂不思蜀】♣6)") == "借刀殺人"  # a card made of another
+    assert card_named("【閃】♠7(視為【殺】)") == "殺"  # a card that counts as another
+    assert card_named("出牌階段") is None
