@@ -485,6 +485,28 @@ library_option = click.option(
     help="Extra .sgs file or folder to load with the built-in library (repeatable).",
 )
 
+agents_option = click.option(
+    "--agents", "agents_all", default=None, metavar="NAME",
+    help="The agent of every seat: random or heuristic  [default: random].",
+)
+agent_option = click.option(
+    "--agent", "agent_items", multiple=True, metavar="KEY=NAME",
+    help="The agent of a role (lord, loyalist, rebel, renegade; 主公 ...) or of a seat (1-based), "
+    "over --agents (repeatable): --agent lord=heuristic --agent 3=random.",
+)
+
+
+def agent_spec(library: Any, ruleset: str, players: int, default: str | None, items: Sequence[str]) -> Any:
+    """The AgentSpec of --agents/--agent for this table; a usage error (exit 2) with a hint."""
+    from sgs_dsl.agents.registry import SpecError, parse_spec, roles_dealt
+    from sgs_dsl.modes import make_mode
+
+    rules = library.ruleset(ruleset)
+    try:
+        return parse_spec(default, items, roles_dealt(make_mode(rules), players, bool(rules.heroes)))
+    except SpecError as bad:
+        raise click.UsageError(f"{bad}; {bad.hint}") from None
+
 
 # --- commands ---------------------------------------------------------------------------------
 
@@ -644,6 +666,8 @@ def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **o
     metavar="SECONDS",
     help="Cut off each game still running after this long; such games are counted as timed out, not played out.",
 )
+@agents_option
+@agent_option
 def simulate(
     ruleset: str | None,
     players: int | None,
@@ -658,8 +682,10 @@ def simulate(
     quiet: bool,
     skill_stats: bool,
     game_timeout: float | None,
+    agents_all: str | None,
+    agent_items: tuple[str, ...],
 ) -> None:
-    """Play many games with random agents; print win rates by role and game statistics.
+    """Play many games (random agents, or --agents/--agent); print win rates by role and game statistics.
 
     \b
     Exit status: 0 when every game ended cleanly, 1 when any ended in an error
@@ -673,10 +699,12 @@ def simulate(
     name = resolve_ruleset(library, ruleset)
     players = seat_count(library, name, players)
     check_table(library, name, players)
+    agents = agent_spec(library, name, players, agents_all, agent_items)
     batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
-                        library=library, game_timeout=game_timeout, backend=backend, address=address)
+                        library=library, game_timeout=game_timeout, backend=backend, address=address,
+                        agents=agents)
     report = summarize(batch.records, ruleset=name, players=players, seed=seed, max_turns=max_turns,
-                       elapsed_s=batch.elapsed_s, mode=library.ruleset(name).mode)
+                       elapsed_s=batch.elapsed_s, mode=library.ruleset(name).mode, agent_spec=agents.as_json())
     if skill_stats:
         from sgs_dsl.catalog import heroes_of
         from sgs_dsl.sim.stats import format_skill_stats
@@ -697,6 +725,123 @@ def simulate(
             _write_report(json_path, text)
     if report["errors"]:
         _err(f"error: {report['errors']} of {_plural(games, 'game')} ended in an error (see the error lines above)")
+        sys.exit(1)
+
+
+def _report_folder(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """--out DIR: a folder, or a path where one can be made, checked before any game is played."""
+    if value is None:
+        return value
+    if value.exists() and not value.is_dir():
+        raise click.BadParameter(f"cannot write the report into '{value}': it is a file", ctx, param)
+    existing = next(p for p in (value, *value.parents) if p.exists())
+    if not os.access(existing, os.W_OK):
+        raise click.BadParameter(f"cannot write the report into '{value}': permission denied", ctx, param)
+    return value
+
+
+def _need_matplotlib() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise click.UsageError("sgs balance draws its figures with matplotlib, which is not installed; "
+                               "install it with: pip install 'sgs-dsl[report]'")
+
+
+def _compare_runs(paths: tuple[Path, Path], out: Path | None) -> None:
+    from sgs_dsl.sim.compare import NotAReport, compare, format_comparison, load_run, render_comparison
+
+    try:
+        a, b = (load_run(p) for p in paths)
+    except NotAReport as bad:
+        raise click.UsageError(f"{bad}; give two files written by `sgs balance` (summary.json) "
+                               "or `sgs simulate --json`") from None
+    result = compare(a, b)
+    _out(format_comparison(result))
+    if out is not None:
+        _make_folder(out)
+        _write_report(out / "compare.json", _json(result) + "\n")
+        _write_report(out / "compare.html", render_comparison(result))
+        _out(f"comparison: {printable(str(out / 'compare.html'))}")
+
+
+def _make_folder(out: Path) -> None:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"cannot make {printable(str(out))}: {_reason(error)}") from None
+
+
+def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns: int, batch: Any,
+                     agents: Any) -> dict[str, Any]:
+    """The simulate report of the batch, with its `balance` section over the clean games."""
+    from sgs_dsl.catalog import heroes_of
+    from sgs_dsl.sim.balance import balance as balance_numbers
+    from sgs_dsl.sim.stats import summarize
+
+    mode = library.ruleset(name).mode
+    summary = summarize(batch.records, ruleset=name, players=players, seed=seed, max_turns=max_turns,
+                        elapsed_s=batch.elapsed_s, mode=mode, agent_spec=agents.as_json())
+    clean = [r for r in batch.records if not r.failed and not r.timed_out]
+    skills = {h.name: [s.name for s in h.skills] for h in heroes_of(library, name)}
+    summary["balance"] = balance_numbers(clean, skills, mode)
+    return summary
+
+
+@main.command()
+@ruleset_option
+@players_option
+@click.option("--games", "-g", type=click.IntRange(min=1), default=200, show_default=True, help="Number of games.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Root seed; game i uses derive_seed(seed, i).")
+@agents_option
+@agent_option
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Worker processes (0 = one per CPU). The result does not depend on it.")
+@click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), default=None, callback=_report_folder,
+              metavar="DIR", help="The folder to write summary.json, index.html and the PNG figures into.")
+@click.option("--compare", nargs=2, type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              metavar="A.json B.json", help="Compare two runs (summary.json or `sgs simulate --json`) instead.")
+@max_turns_option
+@library_option
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar (there is none when stderr is not a terminal).")
+def balance(ruleset: str | None, players: int | None, games: int, seed: int, agents_all: str | None,
+            agent_items: tuple[str, ...], jobs: int, out: Path | None, compare: tuple[Path, Path] | None,
+            max_turns: int, extra: tuple[Path, ...], quiet: bool) -> None:
+    """A balance report: win rates by role, by hero and by skill, with 95% intervals, and game length.
+
+    \b
+    Examples:
+      sgs balance -r standard -p 8 -g 2000 --agents heuristic --out report/
+      sgs balance --compare before/summary.json after/summary.json --out diff/
+    """
+    if compare is not None:
+        _compare_runs(compare, out)
+        return
+    if out is None:
+        raise click.UsageError("--out DIR is needed: the folder the report is written into",
+                               click.get_current_context())
+    _need_matplotlib()
+    files = _sgs_files(extra)
+    library = _library_of(files)
+    name = resolve_ruleset(library, ruleset)
+    players = seat_count(library, name, players)
+    check_table(library, name, players)
+    agents = agent_spec(library, name, players, agents_all, agent_items)
+    batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
+                        library=library, agents=agents)
+    summary = _balance_summary(library, name, players, seed, max_turns, batch, agents)
+    from sgs_dsl.sim.report import write_report
+    from sgs_dsl.sim.stats import format_summary
+
+    _make_folder(out)
+    try:
+        write_report(summary, out)
+    except OSError as error:
+        raise OutputError(f"cannot write the report into {printable(str(out))}: {_reason(error)}") from None
+    _out(format_summary(summary))
+    _out(f"report: {printable(str(out / 'index.html'))}")
+    if summary["errors"]:
+        _err(f"error: {summary['errors']} of {_plural(games, 'game')} ended in an error (see the error lines above)")
         sys.exit(1)
 
 

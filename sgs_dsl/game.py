@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from .agents.random_agent import RandomAgent
-from .core.model import Card, GameOver, RulesError
+from .core.model import Card, GameOver, Player, RulesError
 from .engine.invariants import InvariantBroken, Invariants
 from .engine.kernel import Game
 from .modes import make_mode
@@ -34,6 +35,14 @@ class GameResult:
     timed_out: bool = False  # cut off at its time limit (play_game's game_timeout); error says so
 
 
+#: Makes a seat's agent from its player (role dealt, no hero yet) and the seat's seed.
+AgentFactory = Callable[[Player, int], Any]
+
+
+def _random_agent(player: Player, seed: int) -> RandomAgent:
+    return RandomAgent(seed)
+
+
 def build_deck(library: Any, ruleset: str) -> list[Card]:
     """The ruleset's cards, numbered, each as the ruleset deals it (a `variants` card for its kind)."""
     return [Card(i, kind, suit, rank) for i, (kind, suit, rank) in enumerate(library.deck_list(ruleset))]
@@ -46,9 +55,10 @@ def ruleset_heroes(library: Any, ruleset: str) -> list[Any]:
 
 
 def setup(library: Any, ruleset: str, players: int, seed: int, agents: list[Any] | None = None,
-          log: bool = False) -> Game:
+          log: bool = False, agent_factory: AgentFactory | None = None) -> Game:
     """A table ready to play, by the ruleset's mode: the seats (roles, kingdoms), the deck
-    shuffled, heroes chosen (or blank heroes seated), the opening hands."""
+    shuffled, heroes chosen (or blank heroes seated), the opening hands. Without `agents`,
+    `agent_factory` (random agents by default) makes each seat's agent once its role is dealt."""
     rules = library.ruleset(ruleset)
     mode = make_mode(rules)
     mode.check_players(players)
@@ -56,7 +66,8 @@ def setup(library: Any, ruleset: str, players: int, seed: int, agents: list[Any]
     seats = mode.seats(players, rng, with_heroes=bool(rules.heroes))
     deck = build_deck(library, ruleset)
     rng.shuffle(deck)
-    agents = agents or [RandomAgent(rng.randrange(2**32)) for _ in range(players)]
+    make = agent_factory or _random_agent  # the same seed draws whichever agents play
+    agents = agents or [make(p, rng.randrange(2**32)) for p in seats]
     game = Game(library, seats, deck, agents, mode, rng.randrange(2**32), log)
     if rules.heroes:
         pool = mode.hero_pool(library, rules.heroes)
@@ -68,11 +79,13 @@ def setup(library: Any, ruleset: str, players: int, seed: int, agents: list[Any]
     return game
 
 
-def hero_names(game: Game) -> tuple[str, ...]:
-    """The hero of each seat, or () for a table of blank heroes."""
-    heroes = game.library.heroes
-    names = tuple(p.name for p in game.players)
-    return names if all(n in heroes for n in names) else ()
+def hero_names(game: Game) -> tuple[Any, ...]:
+    """The hero of each seat (國戰: a tuple of its generals), or () for a table of blank heroes."""
+    known = game.library.heroes.keys() | game.library.generals.keys()
+    cards = [game.mode.seat_heroes(game, p) for p in game.players]
+    if not all(names and set(names) <= known for names in cards):
+        return ()
+    return tuple(names[0] if len(names) == 1 else names for names in cards)
 
 
 def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> GameResult:
@@ -116,9 +129,9 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
 
 def play_game(library: Any, ruleset: str, players: int, seed: int, *, log: bool = False,
               max_turns: int = DEFAULT_MAX_TURNS, agents: list[Any] | None = None,
-              game_timeout: float | None = None) -> GameResult:
+              game_timeout: float | None = None, agent_factory: AgentFactory | None = None) -> GameResult:
     try:
-        game = setup(library, ruleset, players, seed, agents, log)
+        game = setup(library, ruleset, players, seed, agents, log, agent_factory)
     except RulesError as problem:  # text that fires on the opening hands (`on drawn`) ends the game
         return GameResult("draw", 0, [], 0, (), f"rules error: {problem}")
     except GameOver as over:  # ... or draws the deck dry before the first turn

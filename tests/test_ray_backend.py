@@ -58,6 +58,15 @@ def test_ray_report_is_the_local_report(tmp_path, cluster):
 
 
 @needs_ray
+def test_ray_actors_play_the_agent_specs_of_the_driver(tmp_path, cluster):
+    args = ["--players", "5", "--games", "8", "--seed", "4", "--agent", "lord=heuristic", "--agent", "3=heuristic"]
+    local = _report(tmp_path, "local.json", *args)
+    on_ray = _report(tmp_path, "ray.json", *args, "--backend", "ray", "--jobs", "2")
+    assert on_ray["agents"]["by_role"]["lord"] == {"heuristic": 8}
+    assert strip_timing(on_ray) == strip_timing(local)
+
+
+@needs_ray
 def test_ray_workers_get_the_library_files_of_the_driver(tmp_path, cluster):
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "extra.sgs").write_text(EXTRA, encoding="utf-8")

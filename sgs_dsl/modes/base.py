@@ -153,3 +153,7 @@ class Mode:
 
     def sides(self, game: Any) -> tuple[str, ...]:
         return tuple(self.side(game, p) for p in game.players)
+
+    def seat_heroes(self, game: Any, player: Player) -> tuple[str, ...]:
+        """The hero cards the seat played, for statistics (國戰: its two generals)."""
+        return (player.name,)

@@ -397,6 +397,10 @@ class HegemonyMode(Mode):
         seat = self.generals.get(player.seat)
         return seat.cards[HEAD].kingdom if seat is not None else ""
 
+    def seat_heroes(self, game: Any, player: Player) -> tuple[str, ...]:
+        seat = self.generals.get(player.seat)
+        return tuple(c.name for c in seat.cards) if seat is not None else ()
+
 
 def _deal(cards: list[Any], n: int, each: int, rng: Any) -> list[list[Any]]:
     """`each` generals per seat, in order from the shuffled cards. Seven (or five) always hold

@@ -14,6 +14,8 @@ from typing import Any
 
 import attrs
 
+from sgs_dsl.agents.registry import AgentSpec, SeatAgents
+
 #: Default turn cap of one game (the engine ends a longer game as a capped draw).
 DEFAULT_MAX_TURNS = 600
 
@@ -51,6 +53,7 @@ class GameRecord:
     violations: tuple[str, ...] = ()
     fired: tuple[tuple[str, int], ...] = ()  # (skill or card name, times it fired), sorted
     timed_out: bool = False  # cut off at the per-game time limit: neither a result nor an error
+    agents: tuple[str, ...] = ()  # the agent that played each seat, by name (agents/registry.py)
 
     @property
     def failed(self) -> bool:
@@ -88,8 +91,8 @@ def _clip(text: str) -> str:
     return text[:half] + "\n[...]\n" + text[-half:]
 
 
-def record_from_result(index: int, seed: int, result: Any) -> GameRecord:
-    """Keep the fields of a ``GameResult`` the statistics need."""
+def record_from_result(index: int, seed: int, result: Any, agents: Sequence[str] = ()) -> GameRecord:
+    """Keep the fields of a ``GameResult`` the statistics need (and the agents that played it)."""
     error = getattr(result, "error", None)
     heroes = getattr(result, "heroes", None) or ()
     fired = getattr(result, "fired", None) or {}
@@ -107,24 +110,27 @@ def record_from_result(index: int, seed: int, result: Any) -> GameRecord:
         violations=tuple(_clip(str(v)) for v in (getattr(result, "violations", None) or ())),
         fired=tuple(sorted((str(k), int(v)) for k, v in fired.items())),
         timed_out=timed_out,
+        agents=tuple(agents),
     )
 
 
 def play_one(
     library: Any, ruleset: str, players: int, root_seed: int, index: int, max_turns: int = DEFAULT_MAX_TURNS,
-    game_timeout: float | None = None,
+    game_timeout: float | None = None, agents: AgentSpec | None = None,
 ) -> GameRecord:
-    """Play game ``index`` of a batch. Never raises for a failing game: it becomes an error row.
+    """Play game ``index`` of a batch, its seats played as ``agents`` says (all random by
+    default). Never raises for a failing game: it becomes an error row.
     With ``game_timeout`` (seconds of wall-clock time), a game still running after it is cut
     off at its next action and kept as a ``timed_out`` row; a game that ends in time is played
     exactly as without the limit."""
     from sgs_dsl.game import play_game
 
     seed = derive_seed(root_seed, index)
+    seat_agents = SeatAgents(agents or AgentSpec())
     try:
         result = play_game(library, ruleset, players, seed, log=False, max_turns=max_turns,
-                           game_timeout=game_timeout)
-        return record_from_result(index, seed, result)
+                           game_timeout=game_timeout, agent_factory=seat_agents)
+        return record_from_result(index, seed, result, seat_agents.names)
     except Exception:  # the simulator reports a crashing game, it does not crash with it
         return GameRecord(index=index, seed=seed, winner="error", turns=0, error=_clip(traceback.format_exc()))
 
@@ -143,6 +149,7 @@ class BatchSettings:
     seed: int
     max_turns: int = DEFAULT_MAX_TURNS
     game_timeout: float | None = None
+    agents: AgentSpec = AgentSpec()
 
 
 def _init_worker(extra_paths: tuple[str, ...], settings: BatchSettings) -> None:
@@ -156,7 +163,7 @@ def play_chunk(library: Any, settings: BatchSettings, start: int, stop: int) -> 
     """Play games ``start`` to ``stop - 1``; return their records and the seconds it took."""
     began = time.perf_counter()
     records = [play_one(library, settings.ruleset, settings.players, settings.seed, i, settings.max_turns,
-                        settings.game_timeout) for i in range(start, stop)]
+                        settings.game_timeout, settings.agents) for i in range(start, stop)]
     return records, time.perf_counter() - began
 
 
@@ -203,13 +210,15 @@ def run_batch(
     game_timeout: float | None = None,
     backend: str = "local",
     address: str | None = None,
+    agents: AgentSpec | None = None,
 ) -> BatchResult:
     """Play ``games`` games; game ``i`` uses ``derive_seed(seed, i)``.
 
     The records come back in game-index order whatever ``jobs`` is, so the statistics of
     ``jobs=1`` and ``jobs=N`` are identical. ``on_result`` is called once per finished
     game, in index order (for a progress bar). Errors from loading the library
-    (``SgsError``) propagate; errors inside a game become error records. ``game_timeout``
+    (``SgsError``) propagate; errors inside a game become error records. ``agents`` says
+    which agent plays each seat (all random by default); it travels to every worker. ``game_timeout``
     (seconds, > 0) cuts off each game still running after that long: its record has
     ``timed_out`` set (wall-clock time decides which games those are, so only a batch with
     no cut-off game is reproducible).
@@ -228,7 +237,7 @@ def run_batch(
         from sgs_dsl.compiler.library import load_library
 
         library = load_library(extra)
-    settings = BatchSettings(ruleset, players, seed, max_turns, game_timeout)
+    settings = BatchSettings(ruleset, players, seed, max_turns, game_timeout, agents or AgentSpec())
     if backend == "ray":
         from sgs_dsl.sim import ray_backend
 

@@ -79,12 +79,14 @@ def summarize(
     max_turns: int,
     elapsed_s: float,
     mode: str = "identity",
+    agent_spec: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The report for one batch, as written by ``sgs simulate --json``.
 
     Win rates are over the games that finished cleanly (``valid_games``): a game with an
     internal error or an invariant violation counts under ``errors`` only, since its winner
     means nothing; a game cut off by the time limit counts under ``timed_out`` only.
+    ``agent_spec`` (``AgentSpec.as_json``) is recorded beside the agents that played.
     Everything except :data:`TIMING_KEYS` depends only on the games played.
     """
     records = sorted(records, key=lambda r: r.index)
@@ -122,6 +124,9 @@ def summarize(
     by_hero = wins_by_hero(clean, mode)
     if by_hero:
         report["wins_by_hero"] = by_hero
+    if any(r.agents for r in records):
+        report["agents"] = {**({"spec": agent_spec} if agent_spec is not None else {}),
+                            **agent_stats(records, clean, mode)}
     games_per_s = len(records) / elapsed_s if elapsed_s > 0 else 0.0
     windows_per_s = report["windows_opened"] / elapsed_s if elapsed_s > 0 else 0.0
     report["elapsed_s"] = round(elapsed_s, 3)
@@ -153,6 +158,32 @@ def wins_by_hero(records: Sequence[GameRecord], mode: str = "identity") -> dict[
     return out
 
 
+def _tally(pairs: Iterable[tuple[str, str]]) -> dict[str, dict[str, int]]:
+    """{key: {agent: games}} from (key, agent) pairs, keys and agents sorted."""
+    counts: dict[str, Counter[str]] = {}
+    for key, agent in pairs:
+        counts.setdefault(key, Counter())[agent] += 1
+    return {k: dict(sorted(counts[k].items())) for k in sorted(counts, key=lambda k: (int(k) if k.isdigit() else 0, k))}
+
+
+def agent_stats(records: Sequence[GameRecord], clean: Sequence[GameRecord], mode: str) -> dict[str, Any]:
+    """Which agents played: games each played by seat (1-based) and by side over all
+    games; and per agent, over the clean games, seats played and seats on the winning side."""
+    seated = [r for r in records if len(r.agents) == len(r.roles)]
+    by_seat = _tally((str(s + 1), a) for r in records for s, a in enumerate(r.agents))
+    by_role = _tally((role, a) for r in seated for role, a in zip(r.roles, r.agents, strict=True))
+    played: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    for r in clean:
+        if len(r.agents) != len(r.roles):
+            continue
+        for role, agent in zip(r.roles, r.agents, strict=True):
+            played[agent] += 1
+            won[agent] += seat_won(role, r.winner, mode)
+    wins = {a: {"seats": played[a], **_rate_row(won[a], played[a])} for a in sorted(played)}
+    return {"by_seat": by_seat, "by_role": by_role, "wins": wins}
+
+
 def skill_stats(records: Sequence[GameRecord], skills: Sequence[str]) -> dict[str, Any]:
     """Per skill of ``skills``: times it fired over the batch and games it fired in (most
     first), and the skills that never fired (in the given order)."""
@@ -182,6 +213,28 @@ def format_skill_stats(stats: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def describe_agents(spec: dict[str, Any] | None) -> str:
+    """An AgentSpec's JSON in words: 'heuristic; lord=random; seat 3=random' (random when absent)."""
+    if not spec:
+        return "random"
+    parts = [spec["all"], *(f"{k}={v}" for k, v in spec["roles"].items()),
+             *(f"seat {k}={v}" for k, v in spec["seats"].items())]
+    return "; ".join(parts)
+
+
+def _agent_lines(agents: dict[str, Any]) -> list[str]:
+    """Wins by agent, when more than random agents played."""
+    wins = agents.get("wins", {})
+    if set(wins) <= {"random"}:
+        return []
+    lines = ["wins by agent (seats on the winning side; 95% Wilson interval):"]
+    for name, row in wins.items():
+        lo, hi = row["ci95"]
+        lines.append(f"  {name:<10} {row['wins']:>6}/{row['seats']:<6} {100 * row['rate']:5.1f}%"
+                     f"  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]")
+    return lines
+
+
 def strip_timing(report: dict[str, Any]) -> dict[str, Any]:
     """The report without the machine-dependent keys (for comparing runs)."""
     return {k: v for k, v in report.items() if k not in TIMING_KEYS}
@@ -208,6 +261,7 @@ def format_summary(report: dict[str, Any]) -> str:
                 f"  {hero:<{width}} {row['wins']:>6}/{row['games']:<6} {100 * row['rate']:5.1f}%"
                 f"  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]"
             )
+    lines.extend(_agent_lines(report.get("agents", {})))
     t = report["turns"]
     lines.append(f"turns: mean {t['mean']:.1f}, median {t['median']:g}, max {t['max']}")
     lines.append(f"errors: {report['errors']}, capped games: {report['capped']}, "

@@ -1,0 +1,123 @@
+"""Agents by name, and which agent plays which seat of a game.
+
+An :class:`AgentSpec` says it by default (``--agents NAME``), by role and by seat
+(``--agent KEY=NAME``); it is resolved when the game is set up, once the roles are dealt
+(:class:`SeatAgents`), so that one spec serves every game of a batch whatever seat each
+role lands on. It is small and picklable: it travels to worker processes and Ray actors.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from ..core.model import ROLE_ZH
+from ..engine.decisions import Agent
+from .random_agent import RandomAgent
+
+AGENT_NAMES = ("random", "heuristic")
+
+
+def make_agent(name: str, seed: int) -> Agent:
+    """A new agent of kind ``name``, seeded."""
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "heuristic":
+        from .heuristic import HeuristicAgent  # imported only when a seat asks for it
+
+        return HeuristicAgent(seed)
+    raise ValueError(f"unknown agent {name!r}; the agents are {', '.join(AGENT_NAMES)}")
+
+
+class SpecError(ValueError):
+    """A bad agent spec: what is wrong, and a hint saying what would be right."""
+
+    def __init__(self, message: str, hint: str) -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+@attrs.frozen
+class AgentSpec:
+    """Which agent plays each seat: a seat's own entry first, then its role's, then ``default``."""
+
+    default: str = "random"
+    roles: tuple[tuple[str, str], ...] = ()  # (role as the mode deals it, agent name)
+    seats: tuple[tuple[int, str], ...] = ()  # (seat, 0-based; agent name)
+
+    def name_for(self, seat: int, role: str) -> str:
+        return dict(self.seats).get(seat) or dict(self.roles).get(role) or self.default
+
+    def as_json(self) -> dict[str, Any]:
+        return {"all": self.default, "roles": dict(self.roles), "seats": {str(s + 1): n for s, n in self.seats}}
+
+
+@attrs.define
+class SeatAgents:
+    """The agent factory of one game's setup: makes each seat's agent from its dealt role
+    and its seed, and remembers the names, seat by seat, for the game's record."""
+
+    spec: AgentSpec
+    names: list[str] = attrs.field(factory=list)
+
+    def __call__(self, player: Any, seed: int) -> Agent:
+        name = self.spec.name_for(player.seat, player.role)
+        self.names.append(name)
+        return make_agent(name, seed)
+
+
+def roles_dealt(mode: Any, players: int, with_heroes: bool) -> list[str]:
+    """The roles the mode deals at this player count (in seat order of one dealing), '' for none."""
+    return [p.role for p in mode.seats(players, random.Random(0), with_heroes)]
+
+
+def _agent_name(name: str, where: str) -> str:
+    if name in AGENT_NAMES:
+        return name
+    raise SpecError(f"unknown agent '{name}' in {where}", f"the agents are: {', '.join(AGENT_NAMES)}")
+
+
+def _role_word(key: str, roles: Sequence[str]) -> str | None:
+    """The role a key names (its English word or Chinese name), or None."""
+    chinese = {zh: en for en, zh in ROLE_ZH.items()}
+    word = chinese.get(key, key.lower())
+    return word if word in roles else None
+
+
+def _key(key: str, item: str, roles: Sequence[str], players: int) -> int | str:
+    """A seat (0-based) or a role word, from the KEY of ``--agent KEY=NAME``."""
+    if key.isdigit():
+        seat = int(key)
+        if 1 <= seat <= players:
+            return seat - 1
+        raise SpecError(f"no seat {seat} in --agent {item}: the table has {players} seats",
+                        f"seats are numbered 1 to {players}")
+    role = _role_word(key, roles)
+    if role is not None:
+        return role
+    known = sorted({r for r in roles if r})
+    hint = (f"the roles at {players} players are: {', '.join(known)}; or give a seat number, 1 to {players}"
+            if known else f"this mode deals no roles: give a seat number, 1 to {players}")
+    raise SpecError(f"unknown role or seat '{key}' in --agent {item}", hint)
+
+
+def parse_spec(default: str | None, items: Sequence[str], roles: Sequence[str]) -> AgentSpec:
+    """The spec of ``--agents DEFAULT`` and ``--agent KEY=NAME ...``; ``roles`` are the roles
+    dealt at the table's player count (one per seat). Raises :class:`SpecError`."""
+    by_role: dict[str, str] = {}
+    by_seat: dict[int, str] = {}
+    for item in items:
+        key, sep, name = item.partition("=")
+        if not sep or not key.strip() or not name.strip():
+            raise SpecError(f"--agent {item!r} is not KEY=NAME",
+                            "write ROLE=NAME or SEAT=NAME, e.g. --agent lord=heuristic --agent 2=random")
+        where = _key(key.strip(), item, roles, len(roles))
+        table: dict[Any, str] = by_seat if isinstance(where, int) else by_role
+        if where in table:
+            raise SpecError(f"--agent gives {key.strip()} twice", "give each role or seat one agent")
+        table[where] = _agent_name(name.strip(), f"--agent {item}")
+    return AgentSpec(_agent_name(default, "--agents") if default is not None else "random",
+                     tuple(sorted(by_role.items())), tuple(sorted(by_seat.items())))

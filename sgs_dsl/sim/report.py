@@ -1,0 +1,243 @@
+"""The balance report on disk: PNG figures made with matplotlib (Agg, imported only here) and
+a self-contained index.html (inline CSS, the figures embedded as base64 and also written
+beside it) holding the numbers of summary.json in tables."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .stats import describe_agents
+
+#: CJK fonts tried for hero and skill names, in order; without one the figures number the
+#: rows as the HTML tables do (matplotlib's own font has no CJK glyphs).
+CJK_FONTS = ("Noto Sans CJK TC", "Noto Sans CJK SC", "Noto Sans CJK JP", "Source Han Sans TC",
+             "Source Han Sans SC", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Microsoft JhengHei",
+             "Microsoft YaHei", "PingFang TC", "PingFang SC", "Heiti TC", "SimHei", "AR PL UMing TW")
+
+FIGURES = ("roles.png", "heroes.png", "heroes_by_role.png", "skills.png", "turns.png")
+
+
+@attrs.frozen
+class Plotter:
+    """matplotlib's pyplot, and whether a CJK font was found for the names."""
+
+    plt: Any
+    cjk: bool
+
+    def names(self, names: Sequence[str]) -> list[str]:
+        """Axis labels: the names with a CJK font, else their row numbers in the HTML tables."""
+        return list(names) if self.cjk else [f"#{i + 1}" for i in range(len(names))]
+
+
+def _plotter() -> Plotter:
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display needed
+    import matplotlib.pyplot as plt
+    from matplotlib import font_manager
+
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    cjk = next((f for f in CJK_FONTS if f in installed), None)
+    plt.rcParams["font.family"] = [cjk, "DejaVu Sans"] if cjk else ["DejaVu Sans"]
+    return Plotter(plt, cjk is not None)
+
+
+def _errors(rows: Sequence[dict[str, Any]]) -> list[list[float]]:
+    """Asymmetric error bars (below, above) from the rows' Wilson intervals, in percent."""
+    return [[100 * (r["rate"] - r["ci95"][0]) for r in rows], [100 * (r["ci95"][1] - r["rate"]) for r in rows]]
+
+
+def _save(fig: Any, path: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path, dpi=100, metadata={"Software": None})  # no version stamp: the same run, the same bytes
+    plt.close(fig)
+
+
+def _bars(ax: Any, pl: Plotter, table: dict[str, dict[str, Any]], mean: float | None, title: str) -> None:
+    """Horizontal bars of win rates with 95% intervals, flagged rows coloured, the mean dashed."""
+    rows = list(table.values())
+    colours = {"above": "#2a9d3f", "below": "#c0392b"}
+    y = list(range(len(rows)))[::-1]
+    ax.barh(y, [100 * r["rate"] for r in rows], xerr=_errors(rows), capsize=2,
+            color=[colours.get(r.get("flag", ""), "#4a78b0") for r in rows])
+    ax.set_yticks(y, pl.names(list(table)))
+    if mean is not None:
+        ax.axvline(100 * mean, color="grey", linestyle="--", linewidth=1)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("win rate (%)")
+    ax.set_title(title)
+
+
+def _roles_figure(pl: Plotter, roles: dict[str, Any], path: Path) -> None:
+    fig, ax = pl.plt.subplots(figsize=(6, 3.5))
+    rows = list(roles.values())
+    ax.bar(list(roles), [100 * r["rate"] for r in rows], yerr=_errors(rows), capsize=4, color="#4a78b0")
+    ax.set_ylim(0, 100)
+    ax.set_ylabel("games won (%)")
+    ax.set_title("win rate by role (95% Wilson interval)")
+    _save(fig, path)
+
+
+def _heroes_figure(pl: Plotter, heroes: dict[str, Any], path: Path) -> None:
+    fig, ax = pl.plt.subplots(figsize=(6, 1.5 + 0.22 * len(heroes["heroes"])))
+    _bars(ax, pl, heroes["heroes"], heroes["mean"], "win rate by hero (dashed: mean of a seat)")
+    _save(fig, path)
+
+
+def _by_role_figure(pl: Plotter, heroes: dict[str, Any], path: Path) -> None:
+    roles = heroes["by_role"]
+    tallest = max((len(r["heroes"]) for r in roles.values()), default=1)
+    fig, axes = pl.plt.subplots(1, max(1, len(roles)), figsize=(4 * max(1, len(roles)), 1.5 + 0.22 * tallest),
+                             squeeze=False)
+    for ax, (role, table) in zip(axes[0], roles.items(), strict=False):
+        _bars(ax, pl, table["heroes"], table["mean"], role)
+    _save(fig, path)
+
+
+def _skills_figure(pl: Plotter, skills: dict[str, Any], path: Path) -> None:
+    names = list(skills)
+    fig, (left, right) = pl.plt.subplots(1, 2, figsize=(10, 1.5 + 0.22 * max(1, len(names))))
+    y = list(range(len(names)))[::-1]
+    left.barh(y, [s["fired"] for s in skills.values()], color="#4a78b0")
+    left.set_yticks(y, pl.names(names))
+    left.set_xlabel("times fired")
+    left.set_title("skills by how often they fired")
+    for key, shift, colour in (("when_fired", 0.2, "#2a9d3f"), ("when_not", -0.2, "#999999")):
+        rows = [s[key] for s in skills.values()]
+        right.errorbar([100 * r["rate"] for r in rows], [v + shift for v in y], xerr=_errors(rows), fmt="o",
+                       color=colour, label=key.replace("_", " "), capsize=2)
+    right.set_yticks(y, pl.names(names))
+    right.set_xlim(0, 100)
+    right.set_xlabel("win rate of the seats holding it (%)")
+    right.legend(loc="lower right")
+    _save(fig, path)
+
+
+def _turns_figure(pl: Plotter, histogram: dict[str, int], path: Path) -> None:
+    fig, ax = pl.plt.subplots(figsize=(6, 3.5))
+    ax.bar([int(t) for t in histogram], list(histogram.values()), width=1.0, color="#4a78b0")
+    ax.set_xlabel("turns")
+    ax.set_ylabel("games")
+    ax.set_title("game length")
+    _save(fig, path)
+
+
+def write_figures(summary: dict[str, Any], out: Path) -> list[Path]:
+    """The PNG figures of a balance summary, written into ``out``; their paths, in FIGURES order."""
+    pl = _plotter()
+    b = summary["balance"]
+    paths = [out / name for name in FIGURES]
+    _roles_figure(pl, b["roles"], paths[0])
+    _heroes_figure(pl, b["heroes"], paths[1])
+    _by_role_figure(pl, b["heroes"], paths[2])
+    _skills_figure(pl, b["skills"], paths[3])
+    _turns_figure(pl, b["turn_histogram"], paths[4])
+    return paths
+
+
+# --- HTML ---------------------------------------------------------------------------------
+
+CSS = """body{font-family:sans-serif;margin:2em;max-width:70em;color:#222}
+table{border-collapse:collapse;margin:0.5em 0 1.5em}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}
+th{background:#eee}td.name{text-align:left}tr.above td{background:#e3f4e6}tr.below td{background:#f8e1df}
+img{max-width:100%;border:1px solid #ddd;margin:0.5em 0}.note{color:#555;font-size:90%}"""
+
+
+def pct(x: float) -> str:
+    """A proportion as the report prints it: a percentage with one decimal."""
+    return f"{100 * x:.1f}%"
+
+
+def ci(row: dict[str, Any]) -> str:
+    lo, hi = row["ci95"]
+    return f"{pct(lo)} – {pct(hi)}"
+
+
+def table(table_id: str, headers: Sequence[str], rows: Sequence[Sequence[Any]],
+          classes: Sequence[str] = ()) -> str:
+    """An HTML table; the first cell of a row is a name, the others numbers."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = []
+    for i, row in enumerate(rows):
+        cls = f' class="{classes[i]}"' if i < len(classes) and classes[i] else ""
+        cells = [f'<td class="name">{html.escape(str(row[0]))}</td>']
+        cells += [f"<td>{html.escape(str(c))}</td>" for c in row[1:]]
+        body.append(f"<tr{cls}>{''.join(cells)}</tr>")
+    return f'<table id="{table_id}"><tr>{head}</tr>{"".join(body)}</table>'
+
+
+def _rate_cells(row: dict[str, Any], count: str = "games") -> list[Any]:
+    return [row["wins"], row[count], pct(row["rate"]), ci(row)]
+
+
+def _hero_table(table_id: str, heroes: dict[str, dict[str, Any]]) -> str:
+    rows = [[f"#{i + 1} {name}", *_rate_cells(r), r["flag"]] for i, (name, r) in enumerate(heroes.items())]
+    return table(table_id, ["hero", "won", "seats", "win rate", "95% interval", "flag"], rows,
+                 [r["flag"] for r in heroes.values()])
+
+
+def _skill_table(skills: dict[str, Any]) -> str:
+    rows = [[f"#{i + 1} {name}", s["fired"], s["games"], *_rate_cells(s["when_fired"], "seats"),
+             *_rate_cells(s["when_not"], "seats"), f"{s['test']['p']:.4f}", "yes" if s["test"]["significant"] else ""]
+            for i, (name, s) in enumerate(skills.items())]
+    return table("skills", ["skill", "fired", "games", "won (fired)", "seats (fired)", "win rate (fired)",
+                            "95% interval", "won (not)", "seats (not)", "win rate (not)", "95% interval",
+                            "p", "significant"], rows)
+
+
+def _image(path: Path) -> str:
+    data = base64.b64encode(path.read_bytes()).decode("ascii")
+    return f'<img src="data:image/png;base64,{data}" alt="{html.escape(path.name)}" title="{path.name}">'
+
+
+def _heading(summary: dict[str, Any]) -> str:
+    who = html.escape(describe_agents(summary.get("agents", {}).get("spec")))
+    return (f"<h1>Balance: {html.escape(summary['ruleset'])}, {summary['players']} players</h1>"
+            f"<p>{summary['games']} games ({summary['valid_games']} valid), seed {summary['seed']}, "
+            f"agents {who}; errors {summary['errors']}, capped {summary['capped']}.</p>")
+
+
+def render_html(summary: dict[str, Any], figures: Sequence[Path]) -> str:
+    """index.html for a balance summary and its figures (embedded)."""
+    b = summary["balance"]
+    img = {p.name: _image(p) for p in figures}
+    parts = [_heading(summary), "<h2>Win rate by role</h2>",
+             table("roles", ["role", "won", "games", "win rate", "95% interval"],
+                   [[role, *_rate_cells(r)] for role, r in b["roles"].items()]), img.get("roles.png", ""),
+             "<h2>Win rate by hero</h2>",
+             f"<p class='note'>Mean win rate of a seat: {pct(b['heroes']['mean'])}. Flagged: the whole 95% "
+             "interval lies above (green) or below (red) the mean.</p>",
+             _hero_table("heroes", b["heroes"]["heroes"]), img.get("heroes.png", ""), "<h2>By role</h2>"]
+    for role, t in b["heroes"]["by_role"].items():
+        parts += [f"<h3>{html.escape(role)} (mean {pct(t['mean'])})</h3>", _hero_table(f"heroes-{role}", t["heroes"])]
+    parts += [img.get("heroes_by_role.png", ""), "<h2>Skills</h2>",
+              "<p class='note'>Win rate of the seats whose hero holds the skill, in games where it fired "
+              "and where it did not; p: two-sided pooled two-proportion z-test (significant below 0.05).</p>",
+              _skill_table(b["skills"]), img.get("skills.png", ""), "<h2>Game length</h2>",
+              table("turns", ["turns", "mean", "median", "min", "max"],
+                    [["turns", summary["turns"]["mean"], summary["turns"]["median"], summary["turns"]["min"],
+                      summary["turns"]["max"]]]), img.get("turns.png", "")]
+    return page(f"balance: {summary['ruleset']}", "\n".join(parts))
+
+
+def page(title: str, body: str) -> str:
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+            f"<style>{CSS}</style></head><body>\n{body}\n</body></html>\n")
+
+
+def write_report(summary: dict[str, Any], out: Path) -> list[Path]:
+    """summary.json, the figures and index.html in ``out`` (created); the paths written."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    figures = write_figures(summary, out)
+    (out / "index.html").write_text(render_html(summary, figures), encoding="utf-8")
+    return [out / "summary.json", *figures, out / "index.html"]
