@@ -588,6 +588,80 @@ def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: i
     _out(f"winner: {result.winner} ({text}) after {result.turns} turns")
 
 
+@main.command()
+@ruleset_option
+@players_option
+@click.option("--seat", "-k", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Your seat (1-based); the other seats are played by the computer.")
+@click.option("--seed", "-s", type=int, default=None, help="Game seed (default: a random one, printed).")
+@click.option("--ai", default="heuristic", show_default=True, type=click.Choice(["random", "heuristic"]),
+              help="The agent of the other seats.")
+@max_turns_option
+@library_option
+def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, ai: str, max_turns: int,
+         extra: tuple[Path, ...]) -> None:
+    """Take a seat at the terminal against the computer: answer each question by its number.
+
+    \b
+    Exit status: 0 when the game ends (or you leave it with q or the end of
+    input), 1 when it stops on an error, 130 on Ctrl-C.
+    """
+    library = _load_library(extra)
+    name = resolve_ruleset(library, ruleset)
+    players = seat_count(library, name, players)
+    check_table(library, name, players)
+    if seat > players:
+        raise click.BadParameter(f"{seat} is not a seat of this table: choose 1 to {players}", param_hint="'--seat'")
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(2**31)
+    from sgs_dsl.agents.terminal import LeftGame, TerminalAgent
+    from sgs_dsl.game import play_game
+
+    person = TerminalAgent(sys.stdin, sys.stdout)
+    _out(f"# ruleset {name}, {players} players, seed {seed}; you are seat {seat}")
+    try:
+        result = play_game(library, name, players, seed, log=True, max_turns=max_turns,
+                           agents=_play_agents(players, seat - 1, person, ai, seed))
+    except LeftGame as left:
+        _err(f"{left}: the game stops here")
+        sys.exit(left.status)
+    except KeyboardInterrupt:
+        _err("\ninterrupted: the game stops here")
+        sys.exit(130)
+    person.show_log()
+    _game_end(result, max_turns)
+
+
+def _play_agents(players: int, seat: int, person: Any, ai: str, seed: int) -> list[Any]:
+    """The person at `seat`, the computer's agents (seeded from the game seed) at the others."""
+    import random
+
+    from sgs_dsl.agents.registry import make_agent
+
+    rng = random.Random(seed)
+    seeds = [rng.randrange(2**32) for _ in range(players)]
+    return [person if i == seat else make_agent(ai, seeds[i]) for i in range(players)]
+
+
+def _game_end(result: Any, max_turns: int) -> None:
+    """A played game's end: its error (exit 1), or its sides and winner."""
+    failures = ([result.error] if result.error else []) + [f"invariant violated: {v}" for v in result.violations or ()]
+    if failures:
+        _err("error: the game stopped on an error, so it has no winner:")
+        for failure in failures:
+            _err(failure)
+        sys.exit(1)
+    from sgs_dsl.agents.terminal import side_zh
+
+    _out("sides: " + "、".join(f"{i}號位{side_zh(r)}" for i, r in enumerate(result.roles, 1)))
+    text = WINNER_TEXT.get(result.winner, f"{result.winner} wins")
+    if result.capped:
+        text += f" (turn cap of {max_turns} reached)"
+    _out(f"winner: {result.winner} ({text}) after {result.turns} turns")
+
+
 def _backend_jobs(backend: str, address: str | None, jobs: int | None) -> int:
     """The --jobs that --backend means (a usage error when Ray is asked for but missing)."""
     if backend != "ray":

@@ -1,0 +1,162 @@
+"""`sgs play`: a person at the terminal, through a pseudo-terminal (pexpect) with a scripted
+person; and what the seat's log shows of hidden cards."""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+
+import pexpect
+import pytest
+from click.testing import CliRunner
+
+from sgs_dsl.agents.terminal import LeftGame, TerminalAgent, answer_hint
+from sgs_dsl.cli import main
+from sgs_dsl.compiler.library import load_library
+from sgs_dsl.engine.decisions import Option, Request
+from sgs_dsl.engine.view import SeatView
+from sgs_dsl.game import setup
+
+QUESTION = re.compile(r"your choice \(1-(\d+), q to leave\): ")
+SEED = 3
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    command = ["-m", "sgs_dsl.cli", "play", "--players", "5", "--seat", "1", "--seed", str(SEED), *args]
+    return pexpect.spawn(sys.executable, command, encoding="utf-8", timeout=10, dimensions=(50, 200))
+
+
+def finish(child: pexpect.spawn) -> str:
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.before
+
+
+def test_a_scripted_person_plays_a_whole_game_and_bad_input_is_asked_again():
+    child = spawn()
+    child.expect(QUESTION)
+    screen = child.before
+    assert re.search(r"\n  1\) \S", screen) and "  2) " in screen  # the legal options, numbered
+    for bad, hint in (("x", "'x' is not a number"), ("", "no answer"), ("99", "there is no option 99")):
+        child.sendline(bad)
+        child.expect(QUESTION)
+        assert hint in child.before and "type a number from 1 to" in child.before
+    child.sendline("1")
+    transcript = ""
+    while child.expect([QUESTION, r"winner: \w+ \(.*\) after \d+ turns"]) == 0:
+        transcript += child.before
+        assert "── table (deck " in child.before and "── you: 1號位 " in child.before
+        child.sendline(child.match.group(1))  # always the last option
+    assert "  hand: 【" in transcript  # the person's cards, by name
+    assert "—— 第1回合：" in transcript and "摸2張牌" in transcript  # the log as it happens
+    rest = finish(child)
+    assert child.exitstatus == 0, rest
+    assert "Traceback" not in rest
+
+
+def test_ctrl_c_ends_the_game_cleanly_with_status_130():
+    child = spawn("--ai", "random")
+    child.expect(QUESTION)
+    child.sendintr()
+    rest = finish(child)
+    assert "interrupted: the game stops here" in rest
+    assert "Traceback" not in rest
+    assert child.exitstatus == 130
+
+
+def test_the_end_of_input_leaves_the_game_with_status_0():
+    child = spawn("--ai", "random")
+    child.expect(QUESTION)
+    child.sendeof()
+    rest = finish(child)
+    assert "the input ended: the game stops here" in rest and "Traceback" not in rest
+    assert child.exitstatus == 0
+
+
+def test_a_seat_beyond_the_table_is_a_usage_error():
+    result = CliRunner().invoke(main, ["play", "--players", "5", "--seat", "6", "--seed", "1"])
+    assert result.exit_code == 2
+    assert "6 is not a seat of this table: choose 1 to 5" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(("answer", "hint"), [("", "no answer"), ("-1", "is not a number"), ("0", "no option 0"),
+                                              ("4", "no option 4"), ("3", "")])
+def test_answer_hints(answer, hint):
+    got = answer_hint(answer, 3)
+    assert (hint in got and got) if hint else got == ""
+
+
+def ask(agent: TerminalAgent, view: SeatView) -> int:
+    return agent.choose(Request(view.seat, "play", "出牌階段：選擇要使用的牌", (Option("a", 0), Option("b", 1))), view)
+
+
+def test_the_agent_reads_a_number_and_leaves_on_q_or_the_end_of_input():
+    view = SeatView(setup(load_library(), "standard", 5, 1, log=True), 0)
+    out = io.StringIO()
+    assert ask(TerminalAgent(io.StringIO("zz\n2\n"), out), view) == 1
+    assert out.getvalue().count("your choice (1-2") == 2 and "  1) a\n  2) b" in out.getvalue()
+    for typed in ("q\n", ""):
+        with pytest.raises(LeftGame):
+            ask(TerminalAgent(io.StringIO(typed), io.StringIO()), view)
+
+
+def test_a_seat_reads_the_hidden_lines_of_others_as_their_public_text():
+    game = setup(load_library(), "standard", 5, 1, log=True)
+    assert game.hidden_lines  # the heroes each seat was offered
+    for seat in range(5):
+        lines = SeatView(game, seat).log_lines()
+        assert len(lines) == len(game.lines)
+        for index, (seats, public) in game.hidden_lines.items():
+            assert lines[index] == (game.lines[index] if seat in seats else public)
+            assert "候選" not in public
+
+
+def test_cards_moved_from_the_deck_into_a_hand_are_named_only_to_that_hand():
+    game = setup(load_library(), "standard", 5, 1, log=True)
+    taker, card = game.players[2], game.deck[-1]
+    assert game.move_by_text([card], "hand", taker, "gain", taker)
+    mine, theirs = SeatView(game, 2).log_lines(), SeatView(game, 3).log_lines()
+    assert card.label() in mine[-1] and card.label() not in theirs[-1]
+    assert theirs[-1].startswith("1張牌獲得")
+
+
+def test_the_log_is_printed_once_between_questions():
+    game = setup(load_library(), "standard", 5, 1, log=True)
+    out = io.StringIO()
+    agent = TerminalAgent(io.StringIO("1\n1\n"), out)
+    view = SeatView(game, 0)
+    ask(agent, view)
+    game.log("新的一行")
+    ask(agent, view)
+    assert out.getvalue().count("新的一行") == 1
+    assert out.getvalue().count(view.log_lines()[0]) == 1
+
+
+def test_cards_looked_at_or_taken_from_the_deck_are_named_only_to_those_who_see_them():
+    from types import SimpleNamespace
+
+    from sgs_dsl.compiler.runtime import look_at
+
+    game = setup(load_library(), "standard", 5, 1, log=True)
+    looker, holder = game.players[1], game.players[4]
+    look_at(SimpleNamespace(game=game), looker, holder.hand)
+    game.gain(looker, game.deck[-1])
+    for seat, named in ((1, True), (4, True), (0, False)):
+        looked = SeatView(game, seat).log_lines()[-2]
+        assert (holder.hand[0].label() in looked) is named
+        assert looked.endswith("觀看4張牌") is not named
+    taken = [SeatView(game, seat).log_lines()[-1] for seat in (1, 4)]
+    assert "【" in taken[0] and taken[1].endswith("獲得一張牌")
+
+
+def test_a_terminal_that_cannot_be_written_stops_the_game_with_status_74():
+    class Closed(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    view = SeatView(setup(load_library(), "standard", 5, 1, log=True), 0)
+    with pytest.raises(LeftGame) as left:
+        ask(TerminalAgent(io.StringIO("1\n"), Closed()), view)
+    assert left.value.status == 74 and "Broken pipe" in str(left.value)
