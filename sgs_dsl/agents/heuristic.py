@@ -133,7 +133,7 @@ class HeuristicAgent:
         return scores
 
     def _asking_profile(self, request: Request, view: Any) -> Profile:
-        asker = request.prompt.split("：", 1)[0] if "：" in request.prompt else view.asker
+        asker = request.asker or view.asker
         table = _profiles(view)
         if asker in table.skills:
             return table.skill(asker)

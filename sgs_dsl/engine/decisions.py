@@ -21,6 +21,7 @@ class Request:
     kind: str  # play / target / respond / counter / save / invoke / discard / pick_card
     prompt: str
     options: tuple[Option, ...]
+    asker: str = ""  # the rule asking (a skill, a card's label, a phase): the prompt's `ASKER：` part
 
     def labels(self) -> list[str]:
         return [o.label for o in self.options]

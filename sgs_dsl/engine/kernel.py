@@ -133,11 +133,11 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         if len(options) == 1 and kind != "invoke":
             forced = getattr(self.agents[player.seat], "forced", None)
             if forced is not None:  # an agent may want to see the choices made for it
-                forced(Request(player.seat, kind, prompt, tuple(options)))
+                forced(Request(player.seat, kind, prompt, tuple(options), asker))
             if self.tracing:
                 self.lines.append(f"  〔唯一選項〕{player.label()}：{prompt} → {options[0].label}")
             return options[0]
-        request = Request(player.seat, kind, prompt, tuple(options))
+        request = Request(player.seat, kind, prompt, tuple(options), asker)
         index = self.agents[player.seat].choose(request, SeatView(self, player.seat))
         if not 0 <= index < len(options):
             raise RulesError(f"agent of seat {player.seat + 1} answered {index} to a {len(options)}-option question")
