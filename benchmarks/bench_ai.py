@@ -7,7 +7,8 @@ issue asks for at most 3x). Strength (--matchups): one side heuristic, the other
 both seatings, win rates with 95% Wilson intervals.
 
 usage: python benchmarks/bench_ai.py [--games 200] [--players 5] [--ruleset standard] [--seed 1]
-                                     [--matchups GAMES]
+                                     [--matchups GAMES] [--roles GAMES] [--jobs N] [--no-cost]
+--roles: the winning side of all-heuristic and of all-random tables, with 95% intervals.
 """
 
 from __future__ import annotations
@@ -22,19 +23,6 @@ import _common
 
 ROUNDS = 10
 LORD_SIDE, REBEL_SIDE = ("lord", "loyalist"), ("rebel", "renegade")
-
-
-class BySide:
-    """Heuristic for the seats whose role is in `roles`, random for the others."""
-
-    def __init__(self, seed: int, roles: tuple[str, ...]):
-        from sgs_dsl.agents.heuristic import HeuristicAgent
-        from sgs_dsl.agents.random_agent import RandomAgent
-
-        self.heuristic, self.random, self.roles = HeuristicAgent(seed), RandomAgent(seed), roles
-
-    def choose(self, request: Any, view: Any) -> int:
-        return (self.heuristic if view.role in self.roles else self.random).choose(request, view)
 
 
 def agents_for(make: Callable[[int], Any], seed: int, players: int) -> list[Any]:
@@ -73,19 +61,21 @@ def cost(ruleset: str, players: int, games: int, seed: int) -> dict[str, Any]:
             for name, (t, turns) in totals.items()}
 
 
-def matchup(ruleset: str, players: int, games: int, seed: int, roles: tuple[str, ...]) -> tuple[int, int]:
-    """Games the heuristic side (`roles`) won, of `games`."""
+def batch(ruleset: str, players: int, games: int, seed: int, jobs: int, spec: Any) -> list[Any]:
+    """The records of a batch whose seats are played as `spec` (agents/registry.AgentSpec) says."""
     from sgs_dsl.compiler.library import load_library
-    from sgs_dsl.game import play_game
-    from sgs_dsl.sim.batch import derive_seed
+    from sgs_dsl.sim.batch import run_batch
 
-    library = load_library()
-    won = 0
-    for i in range(games):
-        s = derive_seed(seed, i)
-        agents = agents_for(lambda a: BySide(a, roles), s, players)
-        won += play_game(library, ruleset, players, s, agents=agents).winner in roles
-    return won, games
+    return run_batch(ruleset, players, games, seed, jobs=jobs, library=load_library(), agents=spec).records
+
+
+def matchup(ruleset: str, players: int, games: int, seed: int, roles: tuple[str, ...], jobs: int) -> tuple[int, int]:
+    """Games the heuristic side (the seats dealt `roles`, the others random) won, of `games`."""
+    from sgs_dsl.agents.registry import AgentSpec
+
+    spec = AgentSpec("random", tuple((r, "heuristic") for r in roles))
+    records = batch(ruleset, players, games, seed, jobs, spec)
+    return sum(r.winner in roles for r in records), len(records)  # the lord's camp wins as "lord"
 
 
 def cost_rows(ruleset: str, players: int, games: int, r: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -99,24 +89,43 @@ def cost_rows(ruleset: str, players: int, games: int, r: dict[str, Any]) -> list
     ]
 
 
-def matchup_rows(ruleset: str, players: int, games: int, seed: int) -> list[tuple[str, str, str]]:
+def matchup_rows(ruleset: str, players: int, games: int, seed: int, jobs: int) -> list[tuple[str, str, str]]:
     from sgs_dsl.sim.stats import wilson_interval
 
     out = []
     for roles, label in ((LORD_SIDE, "heuristic lord + loyalists vs random"),
                          (REBEL_SIDE, "heuristic rebels + renegade vs random")):
-        won, n = matchup(ruleset, players, games, seed, roles)
+        won, n = matchup(ruleset, players, games, seed, roles, jobs)
         low, high = wilson_interval(won, n)
         out.append((f"{label}, {players} players ({n} games, {ruleset})",
                     f"{won / n:.1%} [{low:.1%}, {high:.1%}]", "won"))
     return out
 
 
+def role_rows(ruleset: str, players: int, games: int, seed: int, jobs: int) -> list[tuple[str, str, str]]:
+    """The winning side's share, all seats heuristic and all seats random, with 95% intervals."""
+    from sgs_dsl.agents.registry import AgentSpec
+    from sgs_dsl.sim.stats import wilson_interval
+
+    out = []
+    for name in ("heuristic", "random"):
+        records = batch(ruleset, players, games, seed, jobs, AgentSpec(name))
+        cells = []
+        for side in ("lord", "rebel", "renegade", "draw"):
+            won = sum(r.winner == side for r in records)
+            low, high = wilson_interval(won, len(records))
+            cells.append(f"{side} {won / len(records):.1%} [{low:.1%}, {high:.1%}]")
+        out.append((f"winners, all {name}, {players} players ({len(records)} games, {ruleset})", "; ".join(cells), ""))
+    return out
+
+
 def run(games: int = 200, players: int = 5, ruleset: str = "standard", seed: int = 1,
-        matchups: int = 0) -> list[tuple[str, str, str]]:
-    out = cost_rows(ruleset, players, games, cost(ruleset, players, games, seed))
+        matchups: int = 0, roles: int = 0, jobs: int = 1, cost_too: bool = True) -> list[tuple[str, str, str]]:
+    out = cost_rows(ruleset, players, games, cost(ruleset, players, games, seed)) if cost_too else []
     if matchups:
-        out += matchup_rows(ruleset, players, matchups, seed)
+        out += matchup_rows(ruleset, players, matchups, seed, jobs)
+    if roles:
+        out += role_rows(ruleset, players, roles, seed, jobs)
     return out
 
 
@@ -128,8 +137,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--matchups", type=int, default=0, metavar="GAMES",
                     help="also play each side heuristic against random, this many games each seating")
+    ap.add_argument("--roles", type=int, default=0, metavar="GAMES",
+                    help="also the winning sides of all-heuristic and all-random tables, this many games each")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes for --matchups and --roles")
+    ap.add_argument("--no-cost", dest="cost", action="store_false", help="skip the timing of cost per game")
     a = ap.parse_args()
-    print(_common.table(run(a.games, a.players, a.ruleset, a.seed, a.matchups)))
+    print(_common.table(run(a.games, a.players, a.ruleset, a.seed, a.matchups, a.roles, a.jobs, a.cost)))
 
 
 if __name__ == "__main__":
