@@ -858,7 +858,11 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
                         elapsed_s=batch.elapsed_s, mode=mode, agent_spec=agents.as_json())
     clean = [r for r in batch.records if not r.failed and not r.timed_out]
     skills = {h.name: [s.name for s in h.skills] for h in heroes_of(library, name)}
-    summary["balance"] = balance_numbers(clean, skills, mode)
+    summary["balance"] = numbers = balance_numbers(clean, skills, mode)
+    # the ASCII ids of the names in the tables: the figures' labels when no CJK font is installed
+    known = {n: d.id for n, d in library.skills.items()} | {h.name: h.id for h in heroes_of(library, name)}
+    shown = {*numbers["heroes"]["heroes"], *numbers["skills"]}
+    numbers["ids"] = {n: known[n] for n in sorted(shown) if n in known}
     return summary
 
 

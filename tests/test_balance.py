@@ -126,7 +126,8 @@ def report(tmp_path_factory):
 def test_balance_writes_the_summary_the_page_and_the_figures(report):
     out, summary, parser = report
     assert summary["games"] == 16 and summary["agents"]["spec"]["roles"] == {"lord": "heuristic"}
-    assert set(summary["balance"]) == {"roles", "heroes", "skills", "turn_histogram"}
+    assert set(summary["balance"]) == {"roles", "heroes", "skills", "turn_histogram", "ids"}
+    assert summary["balance"]["ids"]["曹操"] == "caocao"  # the figures' labels without a CJK font
     for name in FIGURES:
         data = (out / name).read_bytes()
         assert data.startswith(PNG) and len(data) > 2000, name

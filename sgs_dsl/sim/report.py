@@ -30,13 +30,17 @@ class Plotter:
 
     plt: Any
     cjk: bool
+    ids: dict[str, str] = attrs.field(factory=dict)  # name -> its ASCII id (summary["balance"]["ids"])
 
     def names(self, names: Sequence[str]) -> list[str]:
-        """Axis labels: the names with a CJK font, else their row numbers in the HTML tables."""
-        return list(names) if self.cjk else [f"#{i + 1}" for i in range(len(names))]
+        """Axis labels: the names with a CJK font, else their row numbers in the HTML tables
+        and their ASCII ids."""
+        if self.cjk:
+            return list(names)
+        return [f"#{i + 1} {self.ids.get(n, '')}".rstrip() for i, n in enumerate(names)]
 
 
-def _plotter() -> Plotter:
+def _plotter(ids: dict[str, str]) -> Plotter:
     import matplotlib
 
     matplotlib.use("Agg")  # files only: no display needed
@@ -46,7 +50,7 @@ def _plotter() -> Plotter:
     installed = {f.name for f in font_manager.fontManager.ttflist}
     cjk = next((f for f in CJK_FONTS if f in installed), None)
     plt.rcParams["font.family"] = [cjk, "DejaVu Sans"] if cjk else ["DejaVu Sans"]
-    return Plotter(plt, cjk is not None)
+    return Plotter(plt, cjk is not None, ids)
 
 
 def _errors(rows: Sequence[dict[str, Any]]) -> list[list[float]]:
@@ -133,8 +137,8 @@ def _turns_figure(pl: Plotter, histogram: dict[str, int], path: Path) -> None:
 
 def write_figures(summary: dict[str, Any], out: Path) -> list[Path]:
     """The PNG figures of a balance summary, written into ``out``; their paths, in FIGURES order."""
-    pl = _plotter()
     b = summary["balance"]
+    pl = _plotter(b.get("ids", {}))
     paths = [out / name for name in FIGURES]
     _roles_figure(pl, b["roles"], paths[0])
     _heroes_figure(pl, b["heroes"], paths[1])
