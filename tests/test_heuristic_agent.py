@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from sgs_dsl.agents.heuristic import HeuristicAgent
+from sgs_dsl.agents.heuristic import HeuristicAgent, act_of
 from sgs_dsl.agents.random_agent import RandomAgent
+from sgs_dsl.agents.sides import relations
 from sgs_dsl.compiler.library import load_library
 from sgs_dsl.compiler.profile import profiles
 from sgs_dsl.core.model import Player
@@ -169,3 +170,47 @@ def test_describe_options() -> None:
     assert card_named("【借刀殺人】(【樂不思蜀】♣6)") == "借刀殺人"  # a card made of another
     assert card_named("【閃】♠7(視為【殺】)") == "殺"  # a card that counts as another
     assert card_named("出牌階段") is None
+
+
+class TableView:
+    """The public facts relations() reads, set by hand: seat 0 is the lord."""
+
+    def __init__(self, seat: int, sides: tuple[str | None, ...], dead: tuple[int, ...] = (),
+                 dealt: tuple[str, ...] = ("lord", "loyalist", "rebel", "rebel", "renegade")):
+        self.seat, self._sides, self._dead, self._dealt = seat, sides, dead, dealt
+
+    def sides(self) -> tuple[str | None, ...]:
+        return self._sides
+
+    def damages(self) -> tuple:
+        return ()
+
+    def alive(self, seat: int) -> bool:
+        return seat not in self._dead
+
+    def role_counts(self) -> dict[str, int]:
+        return dict(Counter(self._dealt))
+
+
+def test_aiming_harm_at_the_lord_reads_as_rebel_and_countering_it_as_loyal() -> None:
+    loyalist = TableView(1, ("lord", "loyalist", None, None, None))
+    rel = relations(loyalist, ((2, 0, 1.0), (3, 0, -1.0)))  # seat 2 aimed harm at the lord, seat 3 averted some
+    assert rel[2] < 0 < rel[3] and rel[4] == 0.0
+
+
+def test_a_counter_to_harm_is_help(library: Any) -> None:
+    view = TableView(1, ("lord", "loyalist", None, None, None))
+    view.library = library
+    frames = (("無懈可擊", 3, None), ("過河拆橋", 2, 0))  # seat 3 counters seat 2's trick on the lord
+    assert act_of(frames, 1, view) == (2, 0, 1.0) and act_of(frames, 0, view) == (3, 0, -1.0)
+    assert act_of((("南蠻入侵", 2, 0),), 0, view) is None  # a card on everyone names no one
+
+
+def test_the_renegade_fights_the_camp_ahead() -> None:
+    acts = ((2, 0, 1.0), (3, 2, 1.0))  # seat 2 hit the lord (leans rebel), seat 3 hit seat 2 (leans loyal)
+    even = relations(TableView(4, ("lord", None, None, None, "renegade")), acts)
+    assert even[0] > 0.3 and even[2] == -1.0 and even[3] == 0.0  # rebels not behind: saves the lord
+    dealt = ("lord", "loyalist", "loyalist", "rebel", "rebel", "renegade")
+    ahead = relations(TableView(5, ("lord", None, None, None, "rebel", "renegade"), dead=(4,), dealt=dealt),
+                      ((3, 0, 1.0), (1, 3, 1.0)))  # the lord's camp 3 against 1 rebel
+    assert ahead[1] == -1.0 and ahead[3] == 0.0 and ahead[0] < 0.3

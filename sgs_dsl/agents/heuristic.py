@@ -1,6 +1,7 @@
 """A heuristic agent: plays for its side, seeing only what its seat may see.
 
-It knows its side and guesses the hidden ones (agents.sides), reads what each card and skill
+It knows its side and guesses the hidden ones (agents.sides: from the damage record and the
+cards it saw aimed at players while it answered), reads what each card and skill
 does from its text (compiler.profile: by the effect vocabulary, never by name) and what each
 option means (engine.describe). Each question is answered by scoring the options and taking
 the best, ties broken by its own seeded random generator: harmful cards go to enemies,
@@ -18,8 +19,8 @@ from typing import Any
 from ..compiler.profile import NOTHING, Profile, profiles
 from ..core.model import Card
 from ..engine.decisions import Request
-from ..engine.describe import OptionFacts, card_named, describe
-from .sides import relations
+from ..engine.describe import OptionFacts, card_named, describe, kind_facts
+from .sides import Act, relations
 
 Scores = list[float]
 ALLY = 0.3  # a relation above this is someone to protect
@@ -37,10 +38,13 @@ class HeuristicAgent:
         self._acts: dict[str, int] = {}  # this turn's play actions by label, and "" for all
         self._acts_turn = -1
         self._targets: dict[Any, tuple[int, ...]] = {}  # legal targets within one play question
+        self._seen: dict[tuple[Any, ...], Act] = {}  # public acts seen while answering, once each
 
     # ------------------------------------------------------------ answering
     def choose(self, request: Request, view: Any) -> int:
         score = _SCORERS.get(request.kind)
+        if request.kind in ("respond", "counter"):  # a card in use is shown to all: who aims it at whom
+            self._observe(view)
         if score is None:
             return self.rng.randrange(len(request.options))
         scores = score(self, request, view)
@@ -53,10 +57,19 @@ class HeuristicAgent:
 
     def relation(self, view: Any) -> tuple[float, ...]:
         """This seat's relations, recomputed only when the public record changed."""
-        key = (view.turn, view.sides(), view.damage_count)
+        key = (view.turn, view.sides(), view.damage_count, len(self._seen))
         if key != self._rel_key:
-            self._rel_key, self._rel = key, relations(view)
+            self._rel_key, self._rel = key, relations(view, tuple(self._seen.values()))
         return self._rel
+
+    def _observe(self, view: Any) -> None:
+        """Remember the acts in the cards being resolved: a harmful card aimed at a player
+        is hostility even when it is answered (no damage lands), and a counter to it is help."""
+        frames = view.resolving()
+        for i, (name, user, on) in enumerate(frames):
+            act = act_of(frames, i, view)
+            if act is not None:
+                self._seen.setdefault((view.turn, i, name, user, on), act)
 
     def _count_action(self, label: str, ended: bool) -> None:
         if not ended:
@@ -101,7 +114,7 @@ class HeuristicAgent:
             if p.target < 0 and any(rel[t] >= KNOWN_ALLY and t != view.seat for t in targets):
                 return -1.0  # never a harmful card on a known ally
             return sum(p.target * rel[t] for t in targets) + p.user + _cost(facts)
-        worth = [_on(p, t, view, rel) for t in targets if p.target >= 0 or rel[t] <= 0]  # never harm an ally
+        worth = [_on(p, t, view, rel) for t in targets if p.target >= 0 or rel[t] < 0]  # harm only a likely enemy
         if not worth:
             return -1.0
         return max(worth) + p.user + _cost(facts)
@@ -198,6 +211,26 @@ class HeuristicAgent:
         hp, _ = view.hp(view.seat)
         yes = value >= 0 and not (p.user <= -2 and hp <= 2)
         return [float(yes) if describe(o.value).action == "yes" else float(not yes) for o in request.options]
+
+
+def act_of(frames: tuple[tuple[str, int, int | None], ...], i: int, view: Any) -> Act | None:
+    """The act of frame i's user: the harm its card does to whom it acts on; a counter does
+    the opposite of what the card it answers does to that card's target."""
+    name, user, on = frames[i]
+    kind = view.library.cards.get(name)
+    sign = 1.0
+    if kind is not None and kind.mode("counter") is not None:
+        if i + 1 >= len(frames):
+            return None
+        name, _, on = frames[i + 1]
+        sign = -1.0
+    card = view.library.cards.get(name)
+    if card is None or kind_facts(card, "card").target_rule in ("all", "all_others"):
+        return None  # a card on everyone chooses no one
+    effect = _profiles(view).card(name).target
+    if on is None or on == user or effect == 0:
+        return None
+    return user, on, sign * (1.0 if effect < 0 else -1.0)
 
 
 def _profiles(view: Any) -> Any:

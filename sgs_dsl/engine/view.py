@@ -98,6 +98,14 @@ class SeatView:
         mode = self._game.mode
         return tuple(mode.visible_side(self.seat, p) for p in self._game.players)
 
+    def role_counts(self) -> dict[str, int]:
+        """How many players were dealt each role (identity modes deal a public table of roles
+        by player count, so everyone knows it; the seats holding them stay hidden)."""
+        counts: dict[str, int] = {}
+        for p in self._game.players:
+            counts[p.role] = counts.get(p.role, 0) + 1
+        return counts
+
     def alive(self, seat: int) -> bool:
         return self._game.players[seat].alive
 
