@@ -120,6 +120,18 @@ def test_plays_every_builtin_ruleset(library: Any) -> None:
             assert result.turns > 0, name
 
 
+def test_a_question_answered_yes_again_and_again_ends_at_the_agents_choice(library: Any) -> None:
+    # 洛神 with 鬼才 on one player: each black judgement is replaced by the same black hand card,
+    # gained back, judged again: the loop goes on while the player says yes (it ran into the
+    # engine's loop budget, a rules error, before the agent capped its yes answers per turn)
+    from sgs_dsl.agents.registry import AgentSpec, SeatAgents
+
+    result = play_game(library, "hegemony", 6, 3529442788651899167, log=True,
+                       agent_factory=SeatAgents(AgentSpec("heuristic")))
+    assert result.error is None and not result.violations
+    assert sum("發動【洛神】" in line for line in result.log) >= 1
+
+
 def seats(rules: Any, players: int) -> bool:
     try:
         make_mode(rules).check_players(players)

@@ -27,6 +27,9 @@ ALLY = 0.3  # a relation above this is someone to protect
 KNOWN_ALLY = 0.9
 MAX_ACTIONS = 60  # play actions in one turn: past this it ends the phase (a repeatable action cannot loop)
 MAX_SAME_ACTION = 3  # uses of one repeatable skill action in a turn
+MAX_SAME_INVOKE = 8  # yes to one asker's optional question in a turn: a text that may repeat (a loop
+# the player continues, two skills feeding each other) ends at the player's choice, as a person stops
+INVOKE_KEY = "invoke:"  # the turn's count of yes answers to an asker, kept with the play actions
 _SEAT = re.compile(r"為(\d+)號位")  # the engine's "是否為N號位…打出？": a card played on another's behalf
 
 
@@ -210,6 +213,11 @@ class HeuristicAgent:
         value = p.user - 0.5 * (p.other + p.target)
         hp, _ = view.hp(view.seat)
         yes = value >= 0 and not (p.user <= -2 and hp <= 2)
+        self._new_turn(view)
+        key = INVOKE_KEY + (request.asker or view.asker)
+        if yes:
+            self._acts[key] = self._acts.get(key, 0) + 1
+            yes = self._acts[key] <= MAX_SAME_INVOKE
         return [float(yes) if describe(o.value).action == "yes" else float(not yes) for o in request.options]
 
 
