@@ -5,6 +5,7 @@ figures) and `--compare` of two runs with the two-proportion z-test."""
 from __future__ import annotations
 
 import json
+import struct
 from html.parser import HTMLParser
 
 import pytest
@@ -14,7 +15,7 @@ from sgs_dsl.cli import main
 from sgs_dsl.sim.balance import by_hero, by_role, by_skill, turn_histogram, two_proportion_test
 from sgs_dsl.sim.batch import GameRecord
 from sgs_dsl.sim.compare import compare, format_comparison
-from sgs_dsl.sim.report import FIGURES, ci, pct
+from sgs_dsl.sim.report import FIGURES, PLOTTED, ci, pct
 from sgs_dsl.sim.stats import strip_timing
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -133,6 +134,31 @@ def test_balance_writes_the_summary_the_page_and_the_figures(report):
         assert data.startswith(PNG) and len(data) > 2000, name
     assert len(parser.images) == len(FIGURES)  # embedded: the page stands alone
     assert all(src.startswith("data:image/png;base64,") for src in parser.images)
+
+
+def _png_text(data: bytes) -> dict[str, str]:
+    """The tEXt chunks of a PNG: keyword -> text."""
+    chunks, at = {}, len(PNG)
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"tEXt":
+            key, _, text = data[at + 8:at + 8 + length].partition(b"\0")
+            chunks[key.decode("latin-1")] = text.decode("latin-1")
+        at += 12 + length
+    return chunks
+
+
+def test_the_figures_plot_the_numbers_of_the_summary(report):
+    out, summary, _ = report
+    b = summary["balance"]
+    plotted = {name: json.loads(_png_text((out / name).read_bytes())[PLOTTED]) for name in FIGURES}
+    assert plotted["roles.png"] == {role: 100 * r["rate"] for role, r in b["roles"].items()}
+    assert plotted["heroes.png"]["heroes"] == {h: 100 * r["rate"] for h, r in b["heroes"]["heroes"].items()}
+    assert plotted["heroes.png"]["mean"] == 100 * b["heroes"]["mean"]
+    by_role = {role: {h: 100 * r["rate"] for h, r in t["heroes"].items()} for role, t in b["heroes"]["by_role"].items()}
+    assert plotted["heroes_by_role.png"] == by_role
+    assert {k: v["fired"] for k, v in plotted["skills.png"].items()} == {k: v["fired"] for k, v in b["skills"].items()}
+    assert plotted["turns.png"] == b["turn_histogram"] and sum(b["turn_histogram"].values()) == summary["games"]
 
 
 def _body(parser, table_id):

@@ -58,12 +58,22 @@ def _errors(rows: Sequence[dict[str, Any]]) -> list[list[float]]:
     return [[100 * (r["rate"] - r["ci95"][0]) for r in rows], [100 * (r["ci95"][1] - r["rate"]) for r in rows]]
 
 
-def _save(fig: Any, path: Path) -> None:
+PLOTTED = "Description"  # the PNG text key that holds the numbers a figure plots, as JSON
+
+
+def _save(fig: Any, path: Path, plotted: dict[str, Any]) -> None:
+    """Write the figure with the numbers it plots in its PNG text (tests read them back)."""
     import matplotlib.pyplot as plt
 
     fig.tight_layout()
-    fig.savefig(path, dpi=100, metadata={"Software": None})  # no version stamp: the same run, the same bytes
+    text = json.dumps(plotted, sort_keys=True)  # ASCII: PNG text is Latin-1
+    fig.savefig(path, dpi=100, metadata={"Software": None, PLOTTED: text})  # no version stamp: same run, same bytes
     plt.close(fig)
+
+
+def _rates(table: dict[str, dict[str, Any]]) -> dict[str, float]:
+    """The bars a win-rate figure draws: percent by row."""
+    return {name: 100 * r["rate"] for name, r in table.items()}
 
 
 def _bars(ax: Any, pl: Plotter, table: dict[str, dict[str, Any]], mean: float | None, title: str) -> None:
@@ -88,13 +98,13 @@ def _roles_figure(pl: Plotter, roles: dict[str, Any], path: Path) -> None:
     ax.set_ylim(0, 100)
     ax.set_ylabel("games won (%)")
     ax.set_title("win rate by role (95% Wilson interval)")
-    _save(fig, path)
+    _save(fig, path, _rates(roles))
 
 
 def _heroes_figure(pl: Plotter, heroes: dict[str, Any], path: Path) -> None:
     fig, ax = pl.plt.subplots(figsize=(6, 1.5 + 0.22 * len(heroes["heroes"])))
     _bars(ax, pl, heroes["heroes"], heroes["mean"], "win rate by hero (dashed: mean of a seat)")
-    _save(fig, path)
+    _save(fig, path, {"mean": 100 * heroes["mean"], "heroes": _rates(heroes["heroes"])})
 
 
 def _by_role_figure(pl: Plotter, heroes: dict[str, Any], path: Path) -> None:
@@ -104,7 +114,7 @@ def _by_role_figure(pl: Plotter, heroes: dict[str, Any], path: Path) -> None:
                              squeeze=False)
     for ax, (role, table) in zip(axes[0], roles.items(), strict=False):
         _bars(ax, pl, table["heroes"], table["mean"], role)
-    _save(fig, path)
+    _save(fig, path, {role: _rates(table["heroes"]) for role, table in roles.items()})
 
 
 def _skills_figure(pl: Plotter, skills: dict[str, Any], path: Path) -> None:
@@ -123,7 +133,8 @@ def _skills_figure(pl: Plotter, skills: dict[str, Any], path: Path) -> None:
     right.set_xlim(0, 100)
     right.set_xlabel("win rate of the seats holding it (%)")
     right.legend(loc="lower right")
-    _save(fig, path)
+    _save(fig, path, {name: {"fired": s["fired"], "when_fired": 100 * s["when_fired"]["rate"],
+                             "when_not": 100 * s["when_not"]["rate"]} for name, s in skills.items()})
 
 
 def _turns_figure(pl: Plotter, histogram: dict[str, int], path: Path) -> None:
@@ -132,7 +143,7 @@ def _turns_figure(pl: Plotter, histogram: dict[str, int], path: Path) -> None:
     ax.set_xlabel("turns")
     ax.set_ylabel("games")
     ax.set_title("game length")
-    _save(fig, path)
+    _save(fig, path, histogram)
 
 
 def write_figures(summary: dict[str, Any], out: Path) -> list[Path]:
