@@ -247,7 +247,7 @@ class Compiler:
                        did_you_mean(" ".join(words), options) or "targets: " + ", ".join(options))
             kind = "one"
         cond = self.expr_bool(spec.cond, Scope(variables)) if spec.cond is not None else None
-        return TargetRule(kind, cond)
+        return TargetRule(kind, cond, spec.cond is None or _card_free(spec.cond))
 
     # ------------------------------------------------------------ skills (hero skills and equipment)
     def skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members, span: Span,
@@ -1119,6 +1119,28 @@ def _walk_sets(members) -> list[ast.Set]:
             walk(m.body)
     return found
 
+
+
+# builtins that read the card of the context without naming it (in_range reads it only for a
+# `modify range(PATTERN)`, which the engine checks at run time: Game.kinds_judged_alike)
+_READS_CARD = frozenset(("damage", "recover"))
+
+
+def _card_free(expr: Any) -> bool:
+    """A target condition whose value cannot depend on which card of a kind is used: it names
+    no `card`, calls no procedure (whose body might) nor a builtin reading the card unnamed,
+    and counts no list items (which spend steps)."""
+    if isinstance(expr, ast.Var):
+        return expr.name != "card"
+    if isinstance(expr, ast.Call) and (expr.name.text in _READS_CARD or expr.name.text not in schema.BUILTINS):
+        return False
+    if isinstance(expr, (ast.Filter, ast.Binder)):
+        return False
+    if isinstance(expr, tuple):
+        return all(_card_free(item) for item in expr)
+    if attrs.has(type(expr)) and not isinstance(expr, Span):
+        return all(_card_free(getattr(expr, f.name)) for f in attrs.fields(type(expr)))
+    return True
 
 
 def _any_pattern(pattern: ast.Pattern) -> bool:

@@ -26,6 +26,7 @@ class Ctx:
 class TargetRule:
     kind: str  # self / one / one_other / all / all_others / dying
     cond: Fn | None
+    card_free: bool = False  # cond never reads the card used (compiler._card_free): cards of a kind judge alike
 
 
 @attrs.frozen(slots=True)

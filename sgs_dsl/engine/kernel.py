@@ -103,6 +103,8 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self._skills: dict[int, list[Skill]] = {}  # seat -> skills, until changed_skills()
         self._modifier_seats: dict[str, frozenset[int]] | None = None
         self._deck_kinds: frozenset[CardKind] | None = None
+        self._alike: dict[int, bool] = {}  # seat -> kinds_judged_alike, until changed_skills()
+        self._converts: dict[int, bool] = {}  # seat -> a skill of p's has a conversion (_may_counter)
         self._usable: dict[str, frozenset[CardKind]] = {}  # context -> the deck's kinds with a use in it
         self._bound: Bound = {}  # modifiers with a subject, by name and bound seat (with the index)
         self.set_aside: frozenset[int] = frozenset()  # equipped cards being converted right now
@@ -183,6 +185,9 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         i, j = living.index(a), living.index(b)
         steps = abs(i - j)
         base = min(steps, len(living) - steps)
+        index = self._modifier_seats if self._modifier_seats is not None else self._index_modifiers()
+        if b.seat not in index.get("distance_from", ()) and a.seat not in index.get("distance_to", ()):
+            return max(1, base)  # no modifier of either: the seats alone (as the parts below would give)
         set_to: list[int] = []  # `modify distance_to = N`: the distance is N, whatever else counts
         base += self._distance_part(b, "distance_from", a, set_to) + self._distance_part(a, "distance_to", b, set_to)
         return max(1, min(set_to) if set_to else base)
@@ -351,9 +356,9 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         limit = kind.limit
         if limit is None:
             return None
-        probe = UsedCard.virtual(kind)
+        probe = None  # made only for a modifier with a pattern
         for m in self.modifiers(p, "limit"):
-            if m.matches is not None and not m.matches(probe):
+            if m.matches is not None and not m.matches(probe := probe or UsedCard.virtual(kind)):
                 continue
             ctx = Ctx(self, {"you": p})
             if m.cond is not None and not m.cond(ctx):
@@ -393,6 +398,8 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self._forbid_table = self._forbid_binding = None  # the prohibits in play
         self._filter_table = None  # the filters in play
         self._skills.clear()
+        self._alike.clear()  # kinds_judged_alike, read off the tables above
+        self._converts.clear()
 
     def open_window(self, window: str, variables: dict[str, Any],
                     extra: list[tuple[Player, Skill, TriggerDef]] | None = None) -> None:
@@ -402,10 +409,13 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self.windows_opened += 1
         if self.tracing:
             self.lines.append(f"  〔時機〕{window_label(window, variables)}")
-        entries = self.listeners().get(window)
+        entries = (self._listeners if self._listeners is not None else self.listeners()).get(window)
         if extra:
             entries = (entries or []) + extra
         if not entries:
+            return
+        if len(entries) == 1:  # one listener: no seats to order
+            self._fire_own(entries, variables, window)
             return
         n = len(self.players)
         place = self.place_of
@@ -415,6 +425,14 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             by_seat.setdefault(entry[0].seat, []).append(entry)
         for seat in sorted(by_seat, key=lambda s: (place[s] - start) % n):
             self._fire_own(by_seat[seat], variables, window)
+
+    def skip_window(self, window: str) -> bool:
+        """True when opening `window` would poll no one and trace nothing (most windows of most
+        games): it is counted as opened, and the caller need not build its payload."""
+        if self.tracing or window in (self._listeners if self._listeners is not None else self.listeners()):
+            return False
+        self.windows_opened += 1
+        return True
 
     def _fire_own(self, entries: list[tuple[Player, Skill, TriggerDef]], variables: dict[str, Any],
                   window: str, leaving: bool = False) -> None:

@@ -127,13 +127,15 @@ class TurnMixin:
                 self.history.start("phase", len(self.damage_log))
             self.budget.new_action()
             self.mode.phase_starting(self, player, phase)  # 國戰: generals shown as the turn starts
-            self.open_window("phase_start", {"phase": info})
+            if not self.skip_window("phase_start"):
+                self.open_window("phase_start", {"phase": info})
             if phase in player.skipped:
                 self.skipped_log.append((player, phase))  # skipped as it started
                 return
             try:
                 getattr(self, f"_phase_{phase}")(player, info)
-                self.open_window("phase_end", {"phase": info})
+                if not self.skip_window("phase_end"):
+                    self.open_window("phase_end", {"phase": info})
             finally:
                 self.clear_marks("phase")
         finally:
@@ -207,8 +209,15 @@ class TurnMixin:
         options += self.attached_options(player)  # issue 10: actions other players' skills give
         options += self.mode.play_options(self, player)
         options += self.recast_options(player)
+        alike = self.kinds_judged_alike(player)
+        verdicts: dict[CardKind, bool] = {}  # kind -> can_play, for real cards judged alike
         for label, kind, subcards in self.castable(player, "play"):
-            if self.can_play(player, kind, self.probe(player, kind, subcards)):
+            ok = verdicts.get(kind) if alike and subcards[0] != "view_as" else None
+            if ok is None:
+                ok = self.can_play(player, kind, self.probe(player, kind, subcards))
+                if alike and subcards[0] != "view_as" and _card_free(kind):
+                    verdicts[kind] = ok
+            if ok:
                 options.append(Option(label, (kind, subcards)))
         return options
 
@@ -308,3 +317,10 @@ class TurnMixin:
 
 
 FROM_DECK: tuple[str, None] = ("deck", None)
+
+
+def _card_free(kind: CardKind) -> bool:
+    """can_play reads no more of a card of this kind than its kind: equipment (no targets),
+    or a target rule whose condition never reads the card."""
+    mode = use_mode(kind, "play")
+    return mode is None or kind.is_equip or mode.target is None or mode.target.card_free

@@ -219,6 +219,30 @@ class UsingMixin:
     def legal_targets(self, user: Player, rule: TargetRule, card: UsedCard) -> list[Player]:
         return [p for p in self.seat_order(user) if self.target_ok(user, rule, p, card)]
 
+    def kinds_judged_alike(self, p: Player) -> bool:
+        """Whether can_play of p's real cards depends on nothing but their kind (when their
+        kind's target rule is `card_free`), so one verdict per kind serves a play question:
+        p's cards are read as printed (no filter), no prohibit binds p's uses or anyone's
+        being targeted (those match the card), and p has no `range` or `trick_distance`
+        modifier (whose patterns match it). Everything else can_play reads is the kind, the
+        players and p's counts, which one question does not change. It is read off the
+        tables of skills, so it is kept as long as they are (until changed_skills)."""
+        alike = self._alike.get(p.seat)
+        if alike is None:
+            alike = self._alike[p.seat] = self._judged_alike(p)
+        return alike
+
+    def _judged_alike(self, p: Player) -> bool:
+        binding = self._forbid_binding
+        if binding is None:
+            self.forbid_table()
+            binding = self._forbid_binding
+        if p.seat in self.filter_table() or ("use", p.seat) in binding or any(
+                ("target", t.seat) in binding for t in self.players):
+            return False
+        index = self._modifier_seats if self._modifier_seats is not None else self._index_modifiers()
+        return p.seat not in index.get("range", ()) and p.seat not in index.get("trick_distance", ())
+
     def can_play(self, p: Player, kind: CardKind, card: UsedCard, ignore_limit: bool = False) -> bool:
         mode = use_mode(kind, "play")
         if mode is None or self.forbidden(p, "use", card, p):  # a prohibit on using it
@@ -227,7 +251,11 @@ class UsingMixin:
             limit = self.use_limit(p, kind)
             if limit is not None and p.used.get(kind.rule_name, 0) >= limit:
                 return False
-        return kind.is_equip or any(self.target_ok(p, mode.target, t, card) for t in self.seat_order(p))
+        if kind.is_equip:
+            return True
+        if mode.target is not None and mode.target.kind == "self":  # target_ok refuses everyone else
+            return self.target_ok(p, mode.target, p, card)
+        return any(self.target_ok(p, mode.target, t, card) for t in self.seat_order(p))
 
     # ------------------------------------------------------------ using a card
     def choose_targets(self, user: Player, kind: CardKind, card: UsedCard, mode: UseMode,
@@ -371,10 +399,12 @@ class UsingMixin:
         return {"use": use, "card": use.card, "user": use.user, "responded": use.responded}
 
     def _target_windows(self, use: Use, base: dict[str, Any]) -> None:
-        self.open_window("using", {**base, "target": None})
+        if not self.skip_window("using"):
+            self.open_window("using", {**base, "target": None})
         for window in ("specifying", "targeted", "after_specify", "after_targeted"):
             for t in list(use.targets):
-                if t in use.targets:  # not cancelled nor redirected away by an earlier window
+                # not cancelled nor redirected away by an earlier window
+                if t in use.targets and not self.skip_window(window):
                     self.open_window(window, {**base, "target": t})
 
     def _resolve_use(self, use: Use) -> None:
@@ -457,6 +487,8 @@ class UsingMixin:
         """One round of asking in seat order; True when someone used a counter."""
         question = f"是否抵消其對{use.current.label()}的效果？" if use.current else "是否抵消其效果？"
         for p in self.seat_order():
+            if not self._may_counter(p):
+                continue
             options = [Option(f"使用{label}", (kind, subcards))
                        for label, kind, subcards in self.castable(p, "counter")
                        if kind.mode("counter").counter(use.card)]
@@ -471,6 +503,18 @@ class UsingMixin:
                 return True  # a void counter (質疑) leaves the others still to be asked
         return False
 
+    def _may_counter(self, p: Player) -> bool:
+        """castable(p, "counter") may yield something. In its usual case (no prohibit about
+        using or answering, p's cards read as printed) that needs a hand card of a kind with
+        a counter use or a skill with a conversion, so p, holding neither, is not asked."""
+        if self.may_forbid("counter") or p.seat in self.filter_table():
+            return True  # castable's slow path decides
+        converts = self._converts.get(p.seat)
+        if converts is None:  # all of p's skills: a superset of those on offer now
+            converts = self._converts[p.seat] = any(s.view_as for s in self.skills_of(p, suppressed=True))
+        usable = self.usable_kinds("counter")
+        return converts or any(c.kind in usable for c in p.hand)
+
     def equip(self, user: Player, card: UsedCard) -> None:
         real = card.subcards[0]
         slot = real.kind.type
@@ -478,8 +522,7 @@ class UsingMixin:
         if old is not None:
             self.log(f"{old.label()}被替換，置入棄牌堆")
             self.to_discard([old])
-        self.place(real, "equip", user, reason="use")
-        self.changed_skills()
+        self.place(real, "equip", user, reason="use")  # the move tells the tables of skills (changed_skills)
         self.log(f"{user.label()}裝備{real.label()}（{SLOT_ZH[slot]}）")
 
     def pass_on(self, card: Card) -> None:
