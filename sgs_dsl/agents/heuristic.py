@@ -259,8 +259,11 @@ def _cost(facts: OptionFacts) -> float:
 
 
 def _skill_value(p: Profile, view: Any, rel: tuple[float, ...]) -> float:
-    enemies = any(rel[s] < 0 and view.alive(s) for s in range(len(rel)))
-    return p.user + (-p.other if enemies else min(0.0, p.other))
+    """A skill action's worth: its effect on its owner, and on the other player it acts on,
+    valued at the best candidate for this seat (the agent picks that one): harm at the surest
+    enemy, help at the surest ally; nothing when no one is known either way."""
+    others = [rel[s] for s in range(len(rel)) if s != view.seat and view.alive(s)]
+    return p.user + max((p.other * r for r in others), default=0.0)
 
 
 def _keep(facts: OptionFacts) -> float:
