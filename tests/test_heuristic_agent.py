@@ -190,12 +190,16 @@ class TableView:
     def __init__(self, seat: int, sides: tuple[str | None, ...], dead: tuple[int, ...] = (),
                  dealt: tuple[str, ...] = ("lord", "loyalist", "rebel", "rebel", "renegade")):
         self.seat, self._sides, self._dead, self._dealt = seat, sides, dead, dealt
+        self._recoveries: tuple[tuple[int, int, int], ...] = ()  # (source, who, hp): SeatView.recoveries
 
     def sides(self) -> tuple[str | None, ...]:
         return self._sides
 
     def damages(self) -> tuple:
         return ()
+
+    def recoveries(self) -> tuple:
+        return self._recoveries
 
     def alive(self, seat: int) -> bool:
         return seat not in self._dead
@@ -208,6 +212,13 @@ def test_aiming_harm_at_the_lord_reads_as_rebel_and_countering_it_as_loyal() -> 
     loyalist = TableView(1, ("lord", "loyalist", None, None, None))
     rel = relations(loyalist, ((2, 0, 1.0), (3, 0, -1.0)))  # seat 2 aimed harm at the lord, seat 3 averted some
     assert rel[2] < 0 < rel[3] and rel[4] == 0.0
+
+
+def test_saving_the_lord_reads_as_loyal() -> None:
+    loyalist = TableView(1, ("lord", "loyalist", None, None, None))
+    loyalist._recoveries = ((3, 0, 1), (4, 4, 1))  # seat 3 gave the lord back 1 hp; seat 4 healed itself
+    rel = relations(loyalist)
+    assert rel[3] > 0 and rel[4] == 0.0 and rel[2] == 0.0
 
 
 def test_a_counter_to_harm_is_help(library: Any) -> None:

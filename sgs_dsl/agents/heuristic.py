@@ -60,7 +60,7 @@ class HeuristicAgent:
 
     def relation(self, view: Any) -> tuple[float, ...]:
         """This seat's relations, recomputed only when the public record changed."""
-        key = (view.turn, view.sides(), view.damage_count, len(self._seen))
+        key = (view.turn, view.sides(), view.damage_count, view.recover_count, len(self._seen))
         if key != self._rel_key:
             self._rel_key, self._rel = key, relations(view, tuple(self._seen.values()))
         return self._rel

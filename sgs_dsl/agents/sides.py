@@ -23,7 +23,8 @@ def relations(view: Any, seen: tuple[Act, ...] = ()) -> tuple[float, ...]:
     """The relation of this seat to every seat, from the damage record and the acts `seen`."""
     sides = view.sides()
     mine = sides[view.seat]
-    damages = view.damages() + seen
+    helped = tuple((src, tgt, -amount) for src, tgt, amount in view.recoveries())  # help: a negative harm
+    damages = view.damages() + helped + seen
     if mine in ROLES:
         lean = _lean(sides, damages, view.seat, mine)
         if mine == "renegade":

@@ -97,6 +97,7 @@ class HpMixin:
         if r.prevented or gained <= 0:
             return
         player.hp += gained
+        self.recover_log.append((r.source, player, gained))  # public: agents read who helped whom
         self.log(f"{player.label()}回復{gained}點體力（體力{player.hp}/{player.max_hp}）")
         self.open_window("recovered", {"recover": r})
 

@@ -88,6 +88,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self.counter_kinds: tuple[CardKind, ...] = tuple(k for k in library.cards.values() if k.mode("counter"))
         self.fired: dict[str, int] = {}
         self.damage_log: list[Damage] = []  # every damage dealt, in order (rulings check it)
+        self.recover_log: list[tuple[Player | None, Player, int]] = []  # every recovery: source, who, hp gained
         self.skipped_log: list[tuple[Player, str]] = []  # every phase skipped: whose, which
         # turns, phases and point fights
         self.extra_turns: list[Player] = []  # granted, not yet played: first granted first

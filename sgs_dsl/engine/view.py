@@ -141,6 +141,14 @@ class SeatView:
     def damage_count(self) -> int:
         return len(self._game.damage_log)
 
+    @property
+    def recover_count(self) -> int:
+        return len(self._game.recover_log)
+
+    def recoveries(self, start: int = 0) -> tuple[tuple[int, int, int], ...]:
+        """Every recovery so far from index `start`: (source seat or -1, who recovered, hp gained)."""
+        return tuple((-1 if s is None else s.seat, p.seat, n) for s, p, n in self._game.recover_log[start:])
+
     def damages(self, start: int = 0) -> tuple[tuple[int, int, int], ...]:
         """Every damage dealt so far from index `start`: (source seat or -1, target seat, amount)."""
         return tuple((-1 if d.source is None else d.source.seat, d.target.seat, d.amount)
