@@ -221,6 +221,16 @@ def test_saving_the_lord_reads_as_loyal() -> None:
     assert rel[3] > 0 and rel[4] == 0.0 and rel[2] == 0.0
 
 
+def test_an_answer_for_another_is_given_only_for_an_ally() -> None:
+    view = TableView(1, ("lord", "loyalist", "rebel", None, None))
+    view.turn = view.damage_count = view.recover_count = 0  # what the relation cache keys on
+    view.resolving = lambda: ()  # no card being resolved to learn from
+    options = (Option("打出【閃】♦2", "card"), Option("不打出", None))
+    for seat, gives in ((0, True), (2, False)):  # for the lord, a known ally; for a known rebel
+        request = Request(1, "respond", "是否為…打出【閃】？", options, for_seat=seat)
+        assert (HeuristicAgent(seat).choose(request, view) == 0) is gives
+
+
 def test_a_counter_to_harm_is_help(library: Any) -> None:
     view = TableView(1, ("lord", "loyalist", None, None, None))
     view.library = library

@@ -12,7 +12,6 @@ their outcome is good for it."""
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -30,7 +29,6 @@ MAX_SAME_ACTION = 3  # uses of one repeatable skill action in a turn
 MAX_SAME_INVOKE = 8  # yes to one asker's optional question in a turn: a text that may repeat (a loop
 # the player continues, two skills feeding each other) ends at the player's choice, as a person stops
 INVOKE_KEY = "invoke:"  # the turn's count of yes answers to an asker, kept with the play actions
-_SEAT = re.compile(r"為(\d+)號位")  # the engine's "是否為N號位…打出？": a card played on another's behalf
 
 
 class HeuristicAgent:
@@ -181,8 +179,7 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------ answers
     def score_respond(self, request: Request, view: Any) -> Scores:
-        named = _SEAT.search(request.prompt)
-        if named is not None and self.relation(view)[int(named.group(1)) - 1] <= ALLY:
+        if request.for_seat is not None and self.relation(view)[request.for_seat] <= ALLY:
             return [1.0 if o.value is None else 0.0 for o in request.options]  # not for an enemy
         return [0.0 if o.value is None else 1.0 for o in request.options]
 

@@ -22,6 +22,7 @@ class Request:
     prompt: str
     options: tuple[Option, ...]
     asker: str = ""  # the rule asking (a skill, a card's label, a phase): the prompt's `ASKER：` part
+    for_seat: int | None = None  # the seat the answer is given for, when another's (打出 on its behalf)
 
     def labels(self) -> list[str]:
         return [o.label for o in self.options]

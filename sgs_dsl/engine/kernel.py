@@ -126,21 +126,23 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             self.hidden_lines[len(self.lines)] = (seats, public)
             self.lines.append(text)
 
-    def ask(self, player: Player, kind: str, prompt: str, options: list[Option], asker: str | None = None) -> Option:
+    def ask(self, player: Player, kind: str, prompt: str, options: list[Option], asker: str | None = None,
+            for_seat: int | None = None) -> Option:
         """Put one question to a player's agent; the answer is one of the options. The prompt
         is shown as `ASKER：QUESTION`: `asker` names the rule asking (a phase, a card being
-        used); when left out, the skill or card whose text is running asks."""
+        used); when left out, the skill or card whose text is running asks. `for_seat`: the
+        player the answer is for, when it is not the one asked."""
         asker = self.asker if asker is None else asker
         if asker:
             prompt = f"{asker}：{prompt}"
         if len(options) == 1 and kind != "invoke":
             forced = getattr(self.agents[player.seat], "forced", None)
             if forced is not None:  # an agent may want to see the choices made for it
-                forced(Request(player.seat, kind, prompt, tuple(options), asker))
+                forced(Request(player.seat, kind, prompt, tuple(options), asker, for_seat))
             if self.tracing:
                 self.lines.append(f"  〔唯一選項〕{player.label()}：{prompt} → {options[0].label}")
             return options[0]
-        request = Request(player.seat, kind, prompt, tuple(options), asker)
+        request = Request(player.seat, kind, prompt, tuple(options), asker, for_seat)
         index = self.agents[player.seat].choose(request, SeatView(self, player.seat))
         if not 0 <= index < len(options):
             raise RulesError(f"agent of seat {player.seat + 1} answered {index} to a {len(options)}-option question")

@@ -618,7 +618,8 @@ class UsingMixin:
         if not options:
             return None
         options.append(Option("不打出", None))
-        choice = self.ask(provider, "respond", f"是否為{beneficiary.label()}打出【{kind_name}】？", options).value
+        choice = self.ask(provider, "respond", f"是否為{beneficiary.label()}打出【{kind_name}】？", options,
+                          for_seat=beneficiary.seat).value
         if choice is None:
             return None
         k, subcards = choice
