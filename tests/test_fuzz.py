@@ -25,6 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sgs_dsl.agents.registry import AgentSpec, SeatAgents
 from sgs_dsl.compiler import schema
 from sgs_dsl.compiler.library import build, load_library
 from sgs_dsl.core.windows import WINDOWS
@@ -121,8 +122,10 @@ def assert_located(diagnostics: list[Diagnostic]) -> None:
         assert d.message and "Traceback" not in rendered, rendered
 
 
-def assert_game_ends_cleanly(library: object, ruleset: str, seed: int) -> None:
-    result = play_game(library, ruleset, PLAYERS, seed, max_turns=MAX_TURNS)
+def assert_game_ends_cleanly(library: object, ruleset: str, seed: int, agents: str = "random") -> None:
+    """A game of `agents` on the text ends in a result or a located rules error, the table sound."""
+    result = play_game(library, ruleset, PLAYERS, seed, max_turns=MAX_TURNS,
+                       agent_factory=SeatAgents(AgentSpec(agents)))
     assert result.error is None or (result.error.startswith("rules error: ")
                                     and LOCATED.search(result.error)), result.error
     assert not result.violations, result.violations
@@ -318,8 +321,8 @@ def test_generated_skills_load_and_play_cleanly(work: Path, skill_text: str, see
     except SgsError as error:
         pytest.fail("a generated skill is well-typed, yet rejected:\n" + skill_text
                     + "\n".join(d.render() for d in error.diagnostics))
-    for game in range(2):
-        assert_game_ends_cleanly(library, "fuzz", seed + game)
+    for game, agents in enumerate(("random", "heuristic")):  # the heuristic agent reads the text too
+        assert_game_ends_cleanly(library, "fuzz", seed + game, agents)
 
 
 def test_every_builtin_is_generated_or_excluded_with_a_reason() -> None:
