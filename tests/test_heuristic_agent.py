@@ -184,6 +184,9 @@ def test_describe_options() -> None:
     assert card_named("出牌階段") is None
 
 
+TWO_LOYALISTS = ("lord", "loyalist", "loyalist", "rebel", "renegade")  # one loyalist still hidden to the other
+
+
 class TableView:
     """The public facts relations() reads, set by hand: seat 0 is the lord."""
 
@@ -209,16 +212,28 @@ class TableView:
 
 
 def test_aiming_harm_at_the_lord_reads_as_rebel_and_countering_it_as_loyal() -> None:
-    loyalist = TableView(1, ("lord", "loyalist", None, None, None))
+    loyalist = TableView(1, ("lord", "loyalist", None, None, None), dealt=TWO_LOYALISTS)
     rel = relations(loyalist, ((2, 0, 1.0), (3, 0, -1.0)))  # seat 2 aimed harm at the lord, seat 3 averted some
     assert rel[2] < 0 < rel[3] and rel[4] == 0.0
 
 
 def test_saving_the_lord_reads_as_loyal() -> None:
-    loyalist = TableView(1, ("lord", "loyalist", None, None, None))
+    loyalist = TableView(1, ("lord", "loyalist", None, None, None), dealt=TWO_LOYALISTS)
     loyalist._recoveries = ((3, 0, 1), (4, 4, 1))  # seat 3 gave the lord back 1 hp; seat 4 healed itself
     rel = relations(loyalist)
     assert rel[3] > 0 and rel[4] == 0.0 and rel[2] == 0.0
+
+
+def test_roles_counted_out_are_known() -> None:
+    # 5 players: lord, loyalist, 2 rebels, renegade. The loyalist (seat 1) is dead, its role shown:
+    # to the lord every player still hidden is a rebel or the renegade
+    lord = TableView(0, ("lord", "loyalist", None, None, None), dead=(1,))
+    assert relations(lord)[2:] == (-1.0, -1.0, -1.0)
+    # while the loyalist lives and hides, the hidden players are guesses (no record: 0)
+    assert relations(TableView(0, ("lord", None, None, None, None)))[1:] == (0.0, 0.0, 0.0, 0.0)
+    # a rebel whose fellow rebel died knows the other hidden players are its enemies
+    rebel = TableView(2, ("lord", None, "rebel", "rebel", None), dead=(3,))
+    assert relations(rebel)[1] == relations(rebel)[4] == -1.0
 
 
 def test_an_answer_for_another_is_given_only_for_an_ally() -> None:
@@ -232,7 +247,7 @@ def test_an_answer_for_another_is_given_only_for_an_ally() -> None:
 
 
 def test_a_counter_to_harm_is_help(library: Any) -> None:
-    view = TableView(1, ("lord", "loyalist", None, None, None))
+    view = TableView(1, ("lord", "loyalist", None, None, None), dealt=TWO_LOYALISTS)
     view.library = library
     frames = (("無懈可擊", 3, None), ("過河拆橋", 2, 0))  # seat 3 counters seat 2's trick on the lord
     assert act_of(frames, 1, view) == (2, 0, 1.0) and act_of(frames, 0, view) == (3, 0, -1.0)

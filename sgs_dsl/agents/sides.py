@@ -29,6 +29,9 @@ def relations(view: Any, seen: tuple[Act, ...] = ()) -> tuple[float, ...]:
         lean = _lean(sides, damages, view.seat, mine)
         if mine == "renegade":
             return _renegade(view, sides, lean)
+        if _hidden_allies(view, sides, mine) == 0:  # counted out: every hidden player is an enemy
+            return tuple(1.0 if s == view.seat else -1.0 if sides[s] is None else _identity(mine, sides[s], 0.0)
+                         for s in range(len(sides)))
         return tuple(1.0 if s == view.seat else _identity(mine, sides[s], lean[s]) for s in range(len(sides)))
     hostile = _hostile_to(view.seat, mine, sides, damages)
     return tuple(1.0 if s == view.seat else _kingdom(mine, sides[s], s in hostile) for s in range(len(sides)))
@@ -91,6 +94,17 @@ def _renegade(view: Any, sides: tuple[str | None, ...], lean: list[float]) -> tu
         return 0.0 if (loyal_like if rebels_ahead else rebel_like) else STRANGER
 
     return tuple(toward(s) for s in range(len(sides)))
+
+
+def _hidden_allies(view: Any, sides: tuple[str | None, ...], mine: str) -> int | None:
+    """How many of this seat's allies are still among the players whose role it does not
+    see: the roles dealt (public) less those it sees (its own, the lord's, the dead's);
+    None when the mode keeps the count hidden."""
+    counts = view.role_counts()
+    if not counts:
+        return None
+    ally = "loyalist" if mine in LORD_CAMP else mine  # the lord is always shown
+    return counts.get(ally, 0) - sum(1 for side in sides if side == ally)
 
 
 def _left(view: Any, sides: tuple[str | None, ...]) -> dict[str, int]:

@@ -99,12 +99,10 @@ class SeatView:
         return tuple(mode.visible_side(self.seat, p) for p in self._game.players)
 
     def role_counts(self) -> dict[str, int]:
-        """How many players were dealt each role (identity modes deal a public table of roles
-        by player count, so everyone knows it; the seats holding them stay hidden)."""
-        counts: dict[str, int] = {}
-        for p in self._game.players:
-            counts[p.role] = counts.get(p.role, 0) + 1
-        return counts
+        """How many players were dealt each side, when the mode makes it public (identity
+        deals a public table of roles by player count; the seats holding them stay hidden);
+        {} when it is hidden (國戰: the kingdoms at the table)."""
+        return self._game.mode.dealt_sides(self._game) or {}
 
     def alive(self, seat: int) -> bool:
         return self._game.players[seat].alive

@@ -146,6 +146,15 @@ class Mode:
         """What seat `viewer` knows of the player's side (role, kingdom); None: unknown."""
         return player.role or None
 
+    def dealt_sides(self, game: Any) -> dict[str, int] | None:
+        """How many players were dealt each side, when everyone may know it (identity deals a
+        public table of roles by player count; the seats holding them may stay hidden); None
+        when the count itself is hidden."""
+        counts: dict[str, int] = {}
+        for p in game.players:
+            counts[p.role] = counts.get(p.role, 0) + 1
+        return counts
+
     # ------------------------------------------------------------ results
     def side(self, game: Any, player: Player) -> str:
         """The player's side when the game ends, for statistics (a role, a kingdom)."""

@@ -384,6 +384,9 @@ class HegemonyMode(Mode):
         return tuple(g.name if shown or player.seat == viewer else ""
                      for g, shown in zip(seat.cards, seat.shown, strict=True))
 
+    def dealt_sides(self, game: Any) -> dict[str, int] | None:
+        return None  # how many of each kingdom sit at the table shows only as generals are shown
+
     def visible_side(self, viewer: int, player: Player) -> str | None:
         if player.kingdom:
             return player.kingdom
