@@ -827,9 +827,9 @@ def _compare_runs(paths: tuple[Path, Path], out: Path | None) -> None:
 
     try:
         a, b = (load_run(p) for p in paths)
-    except NotAReport as bad:
-        raise click.UsageError(f"{bad}; give two files written by `sgs balance` (summary.json) "
-                               "or `sgs simulate --json`") from None
+    except NotAReport as bad:  # bad input, not bad usage: exit status 1, as for a bad .sgs file
+        _err(f"error: {bad}\nhint: give two files written by `sgs balance` (summary.json) or `sgs simulate --json`")
+        sys.exit(1)
     result = compare(a, b)
     _out(format_comparison(result))
     if out is not None:

@@ -250,12 +250,12 @@ def test_compare_on_the_command_line(tmp_path, report):
     assert _body(parser, "cmp-sides")["lord"][0] == pct(c["sides"]["lord"]["a"]["rate"])
 
 
-def test_compare_of_files_that_are_not_reports_is_a_usage_error(tmp_path):
+def test_compare_of_files_that_are_not_reports_is_bad_input(tmp_path):
     (tmp_path / "a.json").write_text("[1, 2]", encoding="utf-8")
     (tmp_path / "b.txt").write_text("not json", encoding="utf-8")
     for bad in ("a.json", "b.txt"):
         result = CliRunner().invoke(main, ["balance", "--compare", str(tmp_path / bad), str(tmp_path / bad)])
-        assert result.exit_code == 2 and "sgs simulate --json" in result.output
+        assert result.exit_code == 1 and "sgs simulate --json" in result.output
         assert "Traceback" not in result.output
 
 
