@@ -496,6 +496,18 @@ agent_option = click.option(
 )
 
 
+def _batch_table(extra: tuple[Path, ...], ruleset: str | None, players: int | None, agents_all: str | None,
+                 agent_items: Sequence[str]) -> tuple[list[Path], Any, str, int, Any]:
+    """What a batch command plays: the extra files, the library, the ruleset's name, the
+    player count and the agent spec, each checked (usage errors exit 2)."""
+    files = _sgs_files(extra)
+    library = _library_of(files)
+    name = resolve_ruleset(library, ruleset)
+    players = seat_count(library, name, players)
+    check_table(library, name, players)
+    return files, library, name, players, agent_spec(library, name, players, agents_all, agent_items)
+
+
 def agent_spec(library: Any, ruleset: str, players: int, default: str | None, items: Sequence[str]) -> Any:
     """The AgentSpec of --agents/--agent for this table; a usage error (exit 2) with a hint."""
     from sgs_dsl.agents.registry import SpecError, parse_spec, roles_dealt
@@ -768,12 +780,7 @@ def simulate(
     from sgs_dsl.sim.stats import format_summary, summarize
 
     jobs = _backend_jobs(backend, address, jobs)
-    files = _sgs_files(extra)
-    library = _library_of(files)
-    name = resolve_ruleset(library, ruleset)
-    players = seat_count(library, name, players)
-    check_table(library, name, players)
-    agents = agent_spec(library, name, players, agents_all, agent_items)
+    files, library, name, players, agents = _batch_table(extra, ruleset, players, agents_all, agent_items)
     batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
                         library=library, game_timeout=game_timeout, backend=backend, address=address,
                         agents=agents)
@@ -899,12 +906,7 @@ def balance(ruleset: str | None, players: int | None, games: int, seed: int, age
         raise click.UsageError("--out DIR is needed: the folder the report is written into",
                                click.get_current_context())
     _need_matplotlib()
-    files = _sgs_files(extra)
-    library = _library_of(files)
-    name = resolve_ruleset(library, ruleset)
-    players = seat_count(library, name, players)
-    check_table(library, name, players)
-    agents = agent_spec(library, name, players, agents_all, agent_items)
+    files, library, name, players, agents = _batch_table(extra, ruleset, players, agents_all, agent_items)
     batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
                         library=library, agents=agents)
     summary = _balance_summary(library, name, players, seed, max_turns, batch, agents)
