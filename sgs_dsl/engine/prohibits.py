@@ -48,14 +48,17 @@ class ProhibitsMixin:
             self._forbid_table, self._forbid_binding = table, binding
         return self._forbid_table
 
+    def forbid_binding(self) -> dict[tuple[str, int], list[Entry]]:
+        """The prohibits binding each seat, by (kind, seat): forbid_table's second index."""
+        if self._forbid_binding is None:
+            self.forbid_table()
+        return self._forbid_binding
+
     def forbidden(self, p: Player, kind: str, card: UsedCard, user: Player) -> bool:
         """A forbid binding p stops this: p may not be targeted by (`target`; `user` uses the
         card), or use, play out, answer with or discard (`user` is p) the card."""
-        binding = self._forbid_binding
-        if binding is None:
-            self.forbid_table()
-            binding = self._forbid_binding
-        entries = binding.get((kind, p.seat))
+        binding = self._forbid_binding  # read inline: this is asked for every card and target
+        entries = (binding if binding is not None else self.forbid_binding()).get((kind, p.seat))
         if not entries:
             return False
         for owner, skill, f in entries:
@@ -69,11 +72,7 @@ class ProhibitsMixin:
 
     def may_reveal(self, p: Player) -> bool:
         """No `forbid reveal` binds p now: p may show a face-down general (國戰)."""
-        binding = self._forbid_binding
-        if binding is None:
-            self.forbid_table()
-            binding = self._forbid_binding
-        for owner, _skill, f in binding.get(("reveal", p.seat), ()):
+        for owner, _skill, f in self.forbid_binding().get(("reveal", p.seat), ()):
             if f.cond is None or f.cond(Ctx(self, {"you": owner, "player": p, "user": p})):
                 self.credit(f.skill)
                 return False

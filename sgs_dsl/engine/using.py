@@ -233,10 +233,7 @@ class UsingMixin:
         return alike
 
     def _judged_alike(self, p: Player) -> bool:
-        binding = self._forbid_binding
-        if binding is None:
-            self.forbid_table()
-            binding = self._forbid_binding
+        binding = self.forbid_binding()
         if p.seat in self.filter_table() or ("use", p.seat) in binding or any(
                 ("target", t.seat) in binding for t in self.players):
             return False
