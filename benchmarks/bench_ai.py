@@ -14,9 +14,7 @@ usage: python benchmarks/bench_ai.py [--games 200] [--players 5] [--ruleset stan
 from __future__ import annotations
 
 import argparse
-import random
 import time
-from collections.abc import Callable
 from typing import Any
 
 import _common
@@ -25,26 +23,19 @@ ROUNDS = 10
 LORD_SIDE, REBEL_SIDE = ("lord", "loyalist"), ("rebel", "renegade")
 
 
-def agents_for(make: Callable[[int], Any], seed: int, players: int) -> list[Any]:
-    """One agent a seat, each seeded from the game's seed."""
-    rng = random.Random(seed)
-    return [make(rng.randrange(2**32)) for _ in range(players)]
-
-
 def cost(ruleset: str, players: int, games: int, seed: int) -> dict[str, Any]:
-    from sgs_dsl.agents.heuristic import HeuristicAgent
-    from sgs_dsl.agents.random_agent import RandomAgent
+    from sgs_dsl.agents.registry import AGENT_NAMES, AgentSpec, SeatAgents
     from sgs_dsl.compiler.library import load_library
     from sgs_dsl.game import play_game
     from sgs_dsl.sim.batch import derive_seed
 
     library = load_library()
-    kinds = {"random": RandomAgent, "heuristic": HeuristicAgent}
+    kinds = {name: AgentSpec(name) for name in AGENT_NAMES}  # every seat of that agent
     totals: dict[str, list[float]] = {}  # seconds, turns
 
     def play(name: str, seeds: list[int]) -> None:
         start = time.perf_counter()
-        turns = sum(play_game(library, ruleset, players, s, agents=agents_for(kinds[name], s, players)).turns
+        turns = sum(play_game(library, ruleset, players, s, agent_factory=SeatAgents(kinds[name])).turns
                     for s in seeds)
         totals[name][0] += time.perf_counter() - start
         totals[name][1] += turns

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from sgs_dsl.agents.heuristic import HeuristicAgent, act_of
-from sgs_dsl.agents.random_agent import RandomAgent
+from sgs_dsl.agents.registry import AgentSpec, SeatAgents
 from sgs_dsl.agents.sides import relations
 from sgs_dsl.compiler.library import load_library
 from sgs_dsl.compiler.profile import profiles
@@ -124,8 +124,6 @@ def test_a_question_answered_yes_again_and_again_ends_at_the_agents_choice(libra
     # 洛神 with 鬼才 on one player: each black judgement is replaced by the same black hand card,
     # gained back, judged again: the loop goes on while the player says yes (it ran into the
     # engine's loop budget, a rules error, before the agent capped its yes answers per turn)
-    from sgs_dsl.agents.registry import AgentSpec, SeatAgents
-
     result = play_game(library, "hegemony", 6, 3529442788651899167, log=True,
                        agent_factory=SeatAgents(AgentSpec("heuristic")))
     assert result.error is None and not result.violations
@@ -140,22 +138,13 @@ def seats(rules: Any, players: int) -> bool:
     return True
 
 
-class BySide:
-    """A heuristic agent for the given roles, a random one otherwise."""
-
-    def __init__(self, seed: int, roles: tuple[str, ...]):
-        self.heuristic, self.random, self.roles = HeuristicAgent(seed), RandomAgent(seed), roles
-
-    def choose(self, request: Request, view: Any) -> int:
-        return (self.heuristic if view.role in self.roles else self.random).choose(request, view)
-
-
 @pytest.mark.parametrize(("roles", "winners"), [(("lord", "loyalist"), ("lord",)),
                                                 (("rebel", "renegade"), ("rebel", "renegade"))])
 def test_a_heuristic_side_beats_a_random_side(library: Any, roles: tuple[str, ...], winners: tuple[str, ...]) -> None:
     games = 60
-    won = sum(play_game(library, "standard", 5, seed, agents=[BySide(seed * 8 + i, roles) for i in range(5)]).winner
-              in winners for seed in range(games))
+    spec = AgentSpec("random", tuple((role, "heuristic") for role in roles))  # the side heuristic, the rest random
+    won = sum(play_game(library, "standard", 5, seed, agent_factory=SeatAgents(spec)).winner in winners
+              for seed in range(games))
     assert won >= 0.65 * games  # random agents win about a third of games as the lord's side
 
 

@@ -11,10 +11,9 @@ from typing import Any
 import attrs
 
 from ..core.defs import CardKind
-from ..core.model import Card, Player
+from ..core.model import EQUIP_TYPES, Card, Player
 
 ANSWER_CONTEXTS = ("respond", "counter", "dying")  # a card used in these answers a threat
-EQUIP_TYPES = ("weapon", "armor", "offense_horse", "defense_horse")
 _NAMED = re.compile(r"【([^】]+)】")
 _COUNTS_AS = "(視為"  # a filtered card's label: its printed face, then what it counts as
 
