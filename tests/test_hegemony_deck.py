@@ -129,6 +129,6 @@ def test_for_all_binds_the_owner_too(library):
     game = subject_table(library)
     game.players[0].skills = (library.skills["試助"],)
     game.changed_skills()
-    assert [game.modifier_total(p, "hand_limit") for p in game.players] == [1, 1, 0, 0]
+    assert [game.modified(p, "hand_limit", 0) for p in game.players] == [1, 1, 0, 0]
     game.players[0].kingdom = "careerist"
-    assert [game.modifier_total(p, "hand_limit") for p in game.players] == [0, 0, 0, 0]
+    assert [game.modified(p, "hand_limit", 0) for p in game.players] == [0, 0, 0, 0]

@@ -259,12 +259,12 @@ def test_head_and_deputy_skills_act_only_in_their_place(library, tmp_path) -> No
     p = game.players[0]
     game.mode.show(game, p, HEAD)
     game.mode.show(game, p, DEPUTY)
-    assert game.modifier_total(p, "hand_limit") == 3  # 甲將's 主技 as head, 乙將's 副技 as deputy
+    assert game.modified(p, "hand_limit", 0) == 3  # 甲將's 主技 as head, 乙將's 副技 as deputy
     swapped = table(lib, [("乙將", "甲將"), ("曹操", "許褚")])
     q = swapped.players[0]
     swapped.mode.show(swapped, q, HEAD)
     swapped.mode.show(swapped, q, DEPUTY)
-    assert swapped.modifier_total(q, "hand_limit") == 0  # each in the other place: neither acts
+    assert swapped.modified(q, "hand_limit", 0) == 0  # each in the other place: neither acts
     # seed 001 Q&A 7: of one player's skills in one window, the locked one first, unasked
     from sgs_dsl.core.model import Phase
 

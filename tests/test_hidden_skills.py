@@ -33,11 +33,11 @@ def test_a_skill_on_both_face_up_generals_counts_twice(library) -> None:
     game = table(library, [("馬騰", "龐德"), ("曹操", "許褚"), ("孫權", "甘寧"), ("劉備", "關羽"), ("華佗", "呂布")])
     p = game.players[0]
     game.mode.show(game, p, HEAD)
-    assert game.modifier_total(p, "distance_to") == -1
+    assert game.modified(p, "distance_to", 0) == -1
     game.mode.show(game, p, DEPUTY)
-    assert game.modifier_total(p, "distance_to") == -2  # seed 001 Q&A 11: 疊加
+    assert game.modified(p, "distance_to", 0) == -2  # seed 001 Q&A 11: 疊加
     game.mode.remove(game, p, DEPUTY)
-    assert game.modifier_total(p, "distance_to") == -1
+    assert game.modified(p, "distance_to", 0) == -1
 
 
 def test_show_in_play_offers_the_general_in_the_play_phase_only_while_it_is_face_down(library) -> None:

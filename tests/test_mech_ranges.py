@@ -11,6 +11,7 @@ import pytest
 from checking import assert_located, check
 from table import make_table
 
+from sgs_dsl.agents.random_agent import RandomAgent
 from sgs_dsl.compiler.library import load_library
 from sgs_dsl.core.defs import Ctx
 from sgs_dsl.core.model import UsedCard
@@ -129,3 +130,73 @@ def test_times_used_counts_only_in_the_players_own_play_phase(library):
     assert game.times_used(me, "測殺") == 0  # no phase is being played
     game.phase_now = "play"
     assert game.times_used(me, "測殺") == 3 and game.times_used(game.players[1], "測殺") == 0
+
+
+# ---------------------------------------------------------------- `= N` on the other numbers
+
+SET_SKILLS = '''\
+skill 測範 cefan "測試：你的攻擊範圍為3。" {
+  modify attack_range = 3;
+}
+skill 測加 cejia "測試：你的攻擊範圍+1，手牌上限+1，【殺】次數+1。" {
+  modify attack_range += 1;
+  modify hand_limit += 1;
+  modify limit(殺) += 1;
+}
+skill 測限 cexian "測試：你的手牌上限為5；你使用【殺】的次數上限為2。" {
+  modify hand_limit = 5;
+  modify limit(殺) = 2;
+}
+skill 測小 cexiao "測試：你的手牌上限為2。" {
+  modify hand_limit = 2;
+}
+skill 測多 ceduo "測試：你使用【殺】可以額外指定兩個目標。" {
+  modify targets(殺) = 2;
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def set_library(tmp_path_factory):
+    path = Path(tmp_path_factory.mktemp("set")) / "set.sgs"
+    path.write_text(SET_SKILLS, encoding="utf-8")
+    return load_library([path])
+
+
+@pytest.mark.parametrize("skills, expected", [
+    ([], 1),
+    (["cefan"], 3),  # the base is replaced
+    (["cejia"], 2),
+    (["cefan", "cejia"], 4),  # then += still counts
+    (["cejia", "cefan"], 4),  # in either order
+])
+def test_attack_range_set_to_a_number_replaces_the_base(set_library, skills, expected):
+    game = table(set_library, {0: skills})
+    assert game.attack_range(game.players[0]) == expected
+
+
+def test_hand_limit_and_use_limit_set_to_a_number(set_library):
+    game = table(set_library, {0: ["cexian", "cejia"], 1: ["cexian", "cexiao"], 2: ["cejia"]})
+    a, b, c = game.players[:3]
+    a.hp = b.hp = c.hp = 1
+    sha = set_library.cards["殺"]
+    assert game.modified(a, "hand_limit", a.hp) == 6  # = 5, then += 1
+    assert game.modified(b, "hand_limit", b.hp) == 5  # the largest `=` of two
+    assert game.modified(c, "hand_limit", c.hp) == 2  # hp 1, += 1
+    assert (game.use_limit(a, sha), game.use_limit(b, sha), game.use_limit(c, sha)) == (3, 2, 2)
+
+
+def test_extra_targets_set_to_a_number(set_library):
+    game = table(set_library, {0: ["ceduo"]})
+    assert game.extra_targets(game.players[0], UsedCard.virtual(set_library.cards["殺"])) == 2
+    assert game.extra_targets(game.players[0], UsedCard.virtual(set_library.cards["決鬥"])) == 0
+
+
+def test_the_discard_phase_keeps_a_hand_limit_set_to_a_number(set_library):
+    game = table(set_library, {0: ["cexiao"]})
+    me = game.players[0]
+    me.hp = me.max_hp = 4
+    game.agents[0] = RandomAgent(1)
+    game.draw(me, 6)
+    game._phase_discard(me, None)
+    assert len(me.hand) == 2  # the limit is 2, not hp 4 + 2

@@ -217,7 +217,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             base = self.treated_weapon_range(p)
         else:  # a weapon set aside gives no range
             base = 1 if weapon.uid in self.set_aside else weapon.kind.range
-        return max(0, base + self.modifier_total(p, "attack_range"))
+        return max(0, self.modified(p, "attack_range", base))
 
     def treated_weapon_range(self, p: Player) -> int:
         """With the weapon slot empty, a weapon p is treated as equipped with (`equipped`)
@@ -324,18 +324,32 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         card = p.equips.get(skill.slot) if skill.slot else None
         return card.uid if card is not None and card.kind.skill is skill else -1
 
-    def modifier_total(self, p: Player, name: str, ctx_vars: dict | None = None, card: Any = None) -> int:
+    def modified(self, p: Player, name: str, base: int, ctx_vars: dict | None = None, card: Any = None,
+                 credit: bool = True, mods: Any = None) -> int:
+        """`base` as p's `name` modifiers that apply change it (手牌上限, 攻擊範圍, the targets
+        and distance limits of cards): the largest `= N` replaces the base, then every `+=` and
+        `-=` counts, in any order. `= unlimited` (None) is asked with unlimited(). With `credit`,
+        the skills that changed it count as fired when a real choice is being made. `mods`: those
+        of p's modifiers to fold, when not all of them."""
+        fixed: int | None = None
         total = 0
-        for m in self.modifiers(p, name):
+        for m in self.modifiers(p, name) if mods is None else mods:
             if m.matches is not None and (card is None or not m.matches(card)):  # its pattern only
                 continue
             ctx = Ctx(self, {"you": p, **(ctx_vars or {})})
             if m.cond is None or m.cond(ctx):
                 value = m.value(ctx)
-                if value:  # `= unlimited` (None) is asked with unlimited()
+                if value is None:
+                    continue
+                if m.op == "=":
+                    fixed = value if fixed is None else max(fixed, value)
+                elif value:
                     total += -value if m.op == "-=" else value
+                else:
+                    continue
+                if credit:
                     self.credit(m.skill)
-        return total
+        return (base if fixed is None else fixed) + total
 
     def credited(self, read: Callable[[], Any]) -> Any:
         """Make a read the rules act on (the targets of a real use, a judgement's result): the
@@ -356,31 +370,19 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
 
     def use_limit(self, p: Player, kind: CardKind) -> int | None:
         """How often `kind` may be used this play phase (None: no limit)."""
-        limit = kind.limit
-        if limit is None:
+        if kind.limit is None:
             return None
-        probe = None  # made only for a modifier with a pattern
-        for m in self.modifiers(p, "limit"):
-            if m.matches is not None and not m.matches(probe := probe or UsedCard.virtual(kind)):
-                continue
-            ctx = Ctx(self, {"you": p})
-            if m.cond is not None and not m.cond(ctx):
-                continue
-            value = m.value(ctx)
-            if value is None:
-                return None
-            limit = value if m.op == "=" else limit + (value if m.op == "+=" else -value)
-        return limit
+        if not self.modifiers(p, "limit"):
+            return kind.limit
+        probe = UsedCard.virtual(kind)
+        if self.unlimited(p, "limit", probe, credit=False):
+            return None  # lifted (咆哮); a use beyond the card's own limit credits it (using.py)
+        return self.modified(p, "limit", kind.limit, card=probe, credit=False)
 
     def extra_targets(self, p: Player, card: UsedCard) -> int:
-        total = 0
-        for m in self.modifiers(p, "targets"):
-            if m.where is not None or (m.matches is not None and not m.matches(card)):  # `where`: using.py
-                continue
-            ctx = Ctx(self, {"you": p, "user": p, "card": card})
-            if m.cond is None or m.cond(ctx):
-                total += m.value(ctx) * (-1 if m.op == "-=" else 1)
-        return total
+        """The targets a card may have beyond its own (`modify targets(CARD) ...` without `where`)."""
+        plain = [m for m in self.modifiers(p, "targets") if m.where is None]  # `where`: using.py
+        return self.modified(p, "targets", 0, {"user": p, "card": card}, card, credit=False, mods=plain) if plain else 0
 
     def listeners(self) -> dict[str, list[tuple[Player, Skill, TriggerDef]]]:
         if self._listeners is None:

@@ -295,7 +295,7 @@ class TurnMixin:
         return chosen
 
     def _phase_discard(self, player: Player, info: Phase) -> None:
-        limit = max(0, player.hp) + self.modifier_total(player, "hand_limit") + self.mode.hand_limit_bonus(self, player)
+        limit = self.modified(player, "hand_limit", max(0, player.hp)) + self.mode.hand_limit_bonus(self, player)
         spared = self.uncounted_hand(player)
         excess = len(player.hand) - len(spared) - limit
         if excess > 0:

@@ -193,7 +193,7 @@ class UsingMixin:
             return False
         if distance and kind.distance is not None and target is not user:
             probe = card if card.kind is kind else UsedCard.virtual(kind)  # per pattern
-            limit = kind.distance + self.modifier_total(user, "trick_distance", card=probe)
+            limit = self.modified(user, "trick_distance", kind.distance, card=probe)
             if self.distance(user, target) > limit and not self.unlimited(user, "trick_distance", probe):
                 return False
         binding = self._forbid_binding  # the prohibits binding each seat (None: not built yet)
@@ -205,14 +205,16 @@ class UsingMixin:
                 return False
         return True
 
-    def unlimited(self, p: Player, name: str, card: UsedCard | None = None) -> bool:
-        """A modifier `name = unlimited` of p's skills applies (to this card, if it has a pattern)."""
+    def unlimited(self, p: Player, name: str, card: UsedCard | None = None, credit: bool = True) -> bool:
+        """A modifier `name = unlimited` of p's skills applies (to this card, if it has a pattern);
+        with `credit`, its skill shaped the choice being made."""
         for m in self.modifiers(p, name):
             if m.matches is not None and (card is None or not m.matches(card)):
                 continue
             if m.op == "=" and m.value(Ctx(self, {"you": p})) is None and (
                     m.cond is None or m.cond(Ctx(self, {"you": p}))):
-                self.credit(m.skill)
+                if credit:
+                    self.credit(m.skill)
                 return True
         return False
 
