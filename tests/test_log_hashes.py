@@ -48,3 +48,15 @@ def test_seeded_games_play_the_logs_they_played_before() -> None:
     for table, games in hashes.items():
         changed = [seed for seed, (a, b) in enumerate(zip(stored[table], games, strict=True)) if a != b]
         assert not changed, f"{table}: the logs of seeds {changed[:10]} changed (see this module's docstring)"
+
+
+@pytest.mark.parametrize("ruleset, players", [(r, p) for r, p, _ in TABLES])
+def test_a_game_without_its_log_plays_the_same_game(ruleset: str, players: int) -> None:
+    """The simulator plays with `log=False`, which skips building the log's lines: nothing a
+    line is made of may change the game (a read that counts a filter as fired, a draw)."""
+    library = load_library()
+    for seed in range(8):
+        logged, unlogged = (play_game(library, ruleset, players, seed, log=log) for log in (True, False))
+        assert unlogged.log == [] and logged.log
+        assert (unlogged.winner, unlogged.turns, unlogged.windows_opened, unlogged.fired, unlogged.error) == (
+            logged.winner, logged.turns, logged.windows_opened, logged.fired, logged.error), seed

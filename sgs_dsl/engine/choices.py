@@ -51,20 +51,23 @@ class ChoicesMixin:
     def choose_suit(self, chooser: Player) -> str:
         options = [Option(SUIT_ZH[s], s) for s in ("spade", "heart", "club", "diamond")]
         suit = self.ask(chooser, "suit", "選擇一種花色", options).value
-        self.log(f"{chooser.label()}選擇了{SUIT_ZH[suit]}")
+        if self.logging:
+            self.log(f"{chooser.label()}選擇了{SUIT_ZH[suit]}")
         return suit
 
     def give(self, giver: Player, receiver: Player, cards: list[Card]) -> None:
         if not cards or not receiver.alive:
             return
-        self.log(f"{giver.label()}將{len(cards)}張牌交給{receiver.label()}")
+        if self.logging:
+            self.log(f"{giver.label()}將{len(cards)}張牌交給{receiver.label()}")
         self.to_hand(receiver, cards, "give")
 
     def look(self, player: Player, n: int) -> list[Card]:
         cards = self.deck_cards(n)
         for card in cards:
             self.place(card, "processing", source=FROM_DECK)
-        self.log(f"{player.label()}觀看牌堆頂的{len(cards)}張牌")
+        if self.logging:
+            self.log(f"{player.label()}觀看牌堆頂的{len(cards)}張牌")
         self.set_out(cards, looked=True)
         return cards
 
@@ -83,7 +86,8 @@ class ChoicesMixin:
             (top if where_to == "top" else bottom).append(card)
         self.deck.extend(reversed(top))
         self.deck[:0] = bottom
-        self.log(f"{player.label()}將{len(top)}張牌置於牌堆頂，{len(bottom)}張牌置於牌堆底")
+        if self.logging:
+            self.log(f"{player.label()}將{len(top)}張牌置於牌堆頂，{len(bottom)}張牌置於牌堆底")
 
     def cancel_target(self, use: Use, player: Player) -> None:
         """取消 (seed 001): the player stops being a target of the card; the others still
@@ -91,17 +95,21 @@ class ChoicesMixin:
         if player not in use.targets:
             return
         use.targets = [t for t in use.targets if t is not player]
-        self.log(f"{player.label()}取消為{use.card.label()}的目標")
+        if self.logging:
+            self.log(f"{player.label()}取消為{use.card.label()}的目標")
 
     def redirect(self, use: Use, old: Player, new: Player) -> None:
         if not self.redirect_open(use, new):  # never onto a target it already has
-            self.log(f"{use.card.label()}的目標不能轉移給{new.label()}")
+            if self.logging:
+                self.log(f"{use.card.label()}的目標不能轉移給{new.label()}")
             return
         if self.redirect_refused(use, new):  # never onto a player it may not target
-            self.log(f"{new.label()}不能成為{use.card.label()}的目標")
+            if self.logging:
+                self.log(f"{new.label()}不能成為{use.card.label()}的目標")
             return
         use.targets = [new if t is old else t for t in use.targets]
-        self.log(f"{use.card.label()}的目標由{old.label()}轉移給{new.label()}")
+        if self.logging:
+            self.log(f"{use.card.label()}的目標由{old.label()}轉移給{new.label()}")
 
     # where a use may be redirected
     def redirect_open(self, use: Use, new: Player) -> bool:

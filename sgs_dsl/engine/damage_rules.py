@@ -18,7 +18,8 @@ class DamageRulesMixin:
         if d.prevented or not to.alive:
             return
         d.prevented = True  # the first target takes nothing: this damage is never dealt
-        self.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}轉移給{to.label()}")
+        if self.logging:
+            self.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}轉移給{to.label()}")
         self.damage(to, d.amount, d.nature, d.source, d.card, d.chained, caused=True)
 
     def damage_to_hp_loss(self, d: Damage) -> None:
@@ -26,7 +27,8 @@ class DamageRulesMixin:
         if d.prevented:
             return
         d.prevented = True
-        self.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}視為失去體力")
+        if self.logging:
+            self.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}視為失去體力")
         self.lose_hp(d.target, d.amount)
 
     def survives(self, p: Player, log: bool = False) -> bool:

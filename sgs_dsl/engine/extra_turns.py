@@ -22,22 +22,26 @@ class ExtraTurnsMixin:
     def grant_extra_turn(self, player: Player) -> None:
         self.granted_by = getattr(self.budget.firing, "span", None)
         self.extra_turns.append(player)
-        self.log(f"{player.label()}將於此回合後進行一個額外的回合")
+        if self.logging:
+            self.log(f"{player.label()}將於此回合後進行一個額外的回合")
 
     def grant_extra_phase(self, player: Player, phase: str) -> None:
         if player is not self.current:
             raise RulesError(f"extra_phase: {player.label()} is not the player whose turn it is")
         self.granted_by = getattr(self.budget.firing, "span", None)
         self.extra_phases.append((player, phase))
-        self.log(f"{player.label()}將於此階段後執行一個額外的{PHASE_ZH[phase]}階段")
+        if self.logging:
+            self.log(f"{player.label()}將於此階段後執行一個額外的{PHASE_ZH[phase]}階段")
 
     def skip_next_turn(self, player: Player) -> None:
         player.turn_skips += 1
-        self.log(f"{player.label()}將跳過其下一個回合")
+        if self.logging:
+            self.log(f"{player.label()}將跳過其下一個回合")
 
     def end_play_phase(self, player: Player) -> None:
         player.play_ended = True  # the play loop stops at its next free time
-        self.log(f"{player.label()}結束出牌階段")
+        if self.logging:
+            self.log(f"{player.label()}結束出牌階段")
 
     # ------------------------------------------------------------ the turn, wrapped
     def take_turn(self, player: Player, start: str | None = None) -> None:
@@ -57,6 +61,7 @@ class ExtraTurnsMixin:
         if player.turn_skips <= 0:
             return False
         player.turn_skips -= 1
-        self.log(f"{player.label()}跳過此回合")
+        if self.logging:
+            self.log(f"{player.label()}跳過此回合")
         self.skipped_log.append((player, "turn"))
         return True

@@ -45,14 +45,16 @@ class HpMixin:
         if d.prevented:  # logged by prevent_damage, where it happened
             return
         if d.amount <= 0:  # reduced to nothing in the window just closed: prevented there
-            self.log(f"{damage_words(d)}減至0點，被防止")
+            if self.logging:
+                self.log(f"{damage_words(d)}減至0點，被防止")
             return
         source = d.source  # a skill may have changed the source
         transmits = d.nature != "normal" and target.chained and not chained
         target.hp -= d.amount
         self.damage_log.append(d)
-        dealt = f"{source.label()}對{target.label()}造成" if source else f"{target.label()}受到"
-        self.log(f"{dealt}{d.amount}點{NATURE_ZH[d.nature]}傷害（體力{target.hp}/{target.max_hp}）")
+        if self.logging:
+            dealt = f"{source.label()}對{target.label()}造成" if source else f"{target.label()}受到"
+            self.log(f"{dealt}{d.amount}點{NATURE_ZH[d.nature]}傷害（體力{target.hp}/{target.max_hp}）")
         ended: TurnEnded | None = None
         if target.hp <= 0:
             try:
@@ -67,7 +69,8 @@ class HpMixin:
             self.open_window("damage_end", variables)
         if d.nature != "normal" and target.chained:
             target.chained = False  # 傷害結算結束: a chained victim of nature damage is unchained
-            self.log(f"{target.label()}解除連環狀態")
+            if self.logging:
+                self.log(f"{target.label()}解除連環狀態")
         if transmits:
             self.transmit(d, base)
         if ended is not None:
@@ -76,7 +79,8 @@ class HpMixin:
     def prevent_damage(self, d: Damage) -> None:
         if not d.prevented:
             d.prevented = True
-            self.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}被防止")
+            if self.logging:
+                self.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}被防止")
 
     def transmit(self, d: Damage, amount: int) -> None:
         """Chain transmission: every other chained player, in seat order from the current
@@ -98,14 +102,16 @@ class HpMixin:
             return
         player.hp += gained
         self.recover_log.append((r.source, player, gained))  # public: agents read who helped whom
-        self.log(f"{player.label()}回復{gained}點體力（體力{player.hp}/{player.max_hp}）")
+        if self.logging:
+            self.log(f"{player.label()}回復{gained}點體力（體力{player.hp}/{player.max_hp}）")
         self.open_window("recovered", {"recover": r})
 
     def lose_hp(self, player: Player, amount: int) -> None:
         if not player.alive or amount <= 0:
             return
         player.hp -= amount
-        self.log(f"{player.label()}失去{amount}點體力（體力{player.hp}/{player.max_hp}）")
+        if self.logging:
+            self.log(f"{player.label()}失去{amount}點體力（體力{player.hp}/{player.max_hp}）")
         if player.hp <= 0:
             self.enter_dying(player, None)
         if player.alive:
@@ -114,7 +120,8 @@ class HpMixin:
     # ------------------------------------------------------------ dying and death
     def enter_dying(self, player: Player, damage: Damage | None) -> None:
         player.dying = True
-        self.log(f"{player.label()}進入瀕死狀態")
+        if self.logging:
+            self.log(f"{player.label()}進入瀕死狀態")
         dying = Dying(player, damage)
         self.open_window("dying", {"dying": dying})
         for saver in self.seat_order():
@@ -199,7 +206,8 @@ class HpMixin:
         self.log(f"{player.label()}的判定牌是{self.seen(card, player).label()}")
         self.open_window("judge_before", {"judge": j})
         result = self.credited(lambda: self.seen(j.card, player))  # a filter that reads it acts
-        self.log(f"{player.label()}的判定結果是{result.label()}")
+        if self.logging:
+            self.log(f"{player.label()}的判定結果是{result.label()}")
         self.after_block(lambda: self.finish_judgement(j))
         return j
 
@@ -242,7 +250,8 @@ class HpMixin:
         who = f"{owner.label()}的" if owner else ""
         self.place(card, "processing")
         j.card = card
-        self.log(f"{who}{card.label()}代替{old.label()}成為判定牌")
+        if self.logging:
+            self.log(f"{who}{card.label()}代替{old.label()}成為判定牌")
         if old in self.processing:
             self.to_discard([old])
 

@@ -514,7 +514,8 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         ruled = use.vars.setdefault(RULED, set()) if use is not None else set()
         if (skill.name, p.seat) not in ruled:
             ruled.add((skill.name, p.seat))
-            self.log(f"【{skill.name}】對{p.label()}生效")
+            if self.logging:
+                self.log(f"【{skill.name}】對{p.label()}生效")
 
     def _ready(self, entry: tuple[Player, Skill, TriggerDef], variables: dict[str, Any],
                leaving: bool = False) -> Ctx | None:

@@ -19,12 +19,14 @@ class LabelledMixin:
         if not offered:
             return None
         label = self.ask(chooser, "option", prompt or "選擇一項", [Option(x, x) for x in offered]).value
-        self.log(f"{chooser.label()}選擇了「{label}」")
+        if self.logging:
+            self.log(f"{chooser.label()}選擇了「{label}」")
         return label
 
     def declare(self, chooser: Player, names: list[str], prompt: str = "") -> str:
         name = self.ask(chooser, "declare", prompt or "宣告一種牌名", [Option(f"【{n}】", n) for n in names]).value
-        self.log(f"{chooser.label()}宣告了【{name}】")
+        if self.logging:
+            self.log(f"{chooser.label()}宣告了【{name}】")
         return name
 
     def choose_among(self, chooser: Player, pool: list[Card], least: int, most: int) -> list[Card]:

@@ -61,7 +61,8 @@ class MovesMixin:
                                   for c, s in zip(cards, sources, strict=True))
             if self.history.on:
                 self.history.record(cards, sources, zone, owner, "put")
-        self.log(f"{a.label()}與{b.label()}交換手牌")
+        if self.logging:
+            self.log(f"{a.label()}與{b.label()}交換手牌")
         self._lost(legs)
 
     def _lost(self, legs: list[tuple[list[Card], list[tuple[str, Player | None]], str, Player | None]],

@@ -55,17 +55,20 @@ class PointFightMixin:
     def point_fight(self, a: Player, b: Player) -> PointFight | None:
         if not self.can_point_fight(a, b):
             return None
-        self.log(f"{a.label()}與{b.label()}拼點")
+        if self.logging:
+            self.log(f"{a.label()}與{b.label()}拼點")
         first = self._fight_card(a)  # chosen face down: b chooses without seeing it
         second = self._fight_card(b)
         for card in (first, second):
             self.place(card, "processing")
         fight = PointFight(a, b, first, second, first.rank, second.rank)
         self.after_block(lambda: self._close_fight(fight))  # the text acts on the result first
-        self.log(f"拼點牌亮出：{a.label()}{first.label()}，{b.label()}{second.label()}")
+        if self.logging:
+            self.log(f"拼點牌亮出：{a.label()}{first.label()}，{b.label()}{second.label()}")
         self.open_window("point_shown", {"fight": fight})
         result = "平局" if fight.tie else f"{fight.winner.label()}贏"
-        self.log(f"拼點結果：{rank_face(fight.source_rank)}對{rank_face(fight.target_rank)}，{result}")
+        if self.logging:
+            self.log(f"拼點結果：{rank_face(fight.source_rank)}對{rank_face(fight.target_rank)}，{result}")
         self.fight_log.append(fight)
         return fight
 
@@ -83,7 +86,8 @@ class PointFightMixin:
             fight.source_card, fight.source_rank = card, card.rank
         else:
             fight.target_card, fight.target_rank = card, card.rank
-        self.log(f"{card.label()}代替{old.label()}成為{p.label()}的拼點牌")
+        if self.logging:
+            self.log(f"{card.label()}代替{old.label()}成為{p.label()}的拼點牌")
         if old in self.processing:
             self.to_discard([old])
 

@@ -45,12 +45,14 @@ class QuestioningMixin:
         shown = [self.seen_used(c, user) for c in card.subcards]
         q = Question(user, card, questioners, shown[0], all(s.kind is card.kind for s in shown))
         faces = "、".join(c.label() for c in card.subcards)
-        self.log(f"{user.label()}翻開{faces}，{'為真' if q.genuine else '為假'}")
+        if self.logging:
+            self.log(f"{user.label()}翻開{faces}，{'為真' if q.genuine else '為假'}")
         self.open_window("questioned", {"question": q})
         if q.genuine:  # it goes on face up, as the card declared (as its holder's filters read it)
             one = shown[0] if len(shown) == 1 else None
             return one if one is not None and one.kind is card.kind else self.make_card(card.kind, card.subcards)
-        self.log(f"{card.label()}作廢")
+        if self.logging:
+            self.log(f"{card.label()}作廢")
         left = [c for c in card.subcards if c in self.processing]
         if left:
             self.to_discard(left)

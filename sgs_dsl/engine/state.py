@@ -49,7 +49,8 @@ class StateMixin:
         player.max_hp = max(0, player.max_hp + delta)
         player.hp = min(player.hp, player.max_hp)
         verb = "增加" if delta > 0 else "減少"
-        self.log(f"{player.label()}{verb}{abs(delta)}點體力上限（體力{player.hp}/{player.max_hp}）")
+        if self.logging:
+            self.log(f"{player.label()}{verb}{abs(delta)}點體力上限（體力{player.hp}/{player.max_hp}）")
         if player.max_hp == 0:
             self.die(player, None)
 
@@ -68,7 +69,8 @@ class StateMixin:
         i, j = self.place_of[a.seat], self.place_of[b.seat]
         self.table[i], self.table[j] = b, a
         self.place_of[a.seat], self.place_of[b.seat] = j, i
-        self.log(f"{a.label()}與{b.label()}交換位置")
+        if self.logging:
+            self.log(f"{a.label()}與{b.label()}交換位置")
 
     def turns_back(self, player: Player) -> bool:
         """At 回合開始前: a face-down player turns face up and skips this whole turn."""
@@ -101,20 +103,23 @@ class StateMixin:
         if skill in player.skills:
             return
         player.skills = (*player.skills, skill)
-        self.log(f"{player.label()}獲得技能【{skill.name}】")
+        if self.logging:
+            self.log(f"{player.label()}獲得技能【{skill.name}】")
         self.changed_skills()
 
     def remove_skill(self, player: Player, skill: Any) -> None:
         if skill not in player.skills:
             return
         player.skills = tuple(s for s in player.skills if s is not skill)
-        self.log(f"{player.label()}失去技能【{skill.name}】")
+        if self.logging:
+            self.log(f"{player.label()}失去技能【{skill.name}】")
         self.changed_skills()
 
     def disable_skills(self, player: Player, scope: str) -> None:
         """技能失效: the player's hero skills lose effect until `scope` ends."""
         player.skills_off += 1
-        self.log(f"{player.label()}的武將技能失效")
+        if self.logging:
+            self.log(f"{player.label()}的武將技能失效")
         self.changed_skills()
 
         def restore() -> None:
@@ -133,16 +138,19 @@ class StateMixin:
 
     def set_gender(self, player: Player, gender: str) -> None:
         player.gender = gender
-        self.log(f"{player.label()}的性別改為{GENDER_ZH.get(gender, gender)}")
+        if self.logging:
+            self.log(f"{player.label()}的性別改為{GENDER_ZH.get(gender, gender)}")
 
     def set_kingdom(self, player: Player, kingdom: str) -> None:
         player.kingdom = kingdom
-        self.log(f"{player.label()}的勢力改為{KINGDOM_ZH.get(kingdom, kingdom)}")
+        if self.logging:
+            self.log(f"{player.label()}的勢力改為{KINGDOM_ZH.get(kingdom, kingdom)}")
 
     def set_hero(self, player: Player, hero: Any) -> None:
         """The player's hero card is replaced: name, gender, kingdom and skills (hp stays)."""
         old = player.label()
         player.name, player.gender, player.kingdom = hero.name, hero.gender, hero.kingdom
         player.skills = tuple(hero.skills)
-        self.log(f"{old}的武將牌變為{hero.name}")
+        if self.logging:
+            self.log(f"{old}的武將牌變為{hero.name}")
         self.changed_skills()

@@ -45,7 +45,8 @@ class TurnMixin:
             self._maybe_new_round(player)
         self.current = player
         self.turns += 1
-        self.log(f"—— 第{self.turns}回合：{player.label()} ——")
+        if self.logging:
+            self.log(f"—— 第{self.turns}回合：{player.label()} ——")
         if start is None and self.turn_skipped(player):  # skip_turn: the turn counts, nothing is played
             return
         self.turn_log.append(player)
@@ -162,7 +163,8 @@ class TurnMixin:
     def resolve_delayed(self, player: Player, card: Card) -> None:
         kind = self.judged_kind(card)
         used = UsedCard.of(card) if kind is card.kind else UsedCard.virtual(kind, (card,))
-        self.log(f"{player.label()}判定區的{used.label()}開始判定")
+        if self.logging:
+            self.log(f"{player.label()}判定區的{used.label()}開始判定")
         self.place(card, "processing")
         use = Use(used, player, [player], "delayed")
         self.use_stack.append(use)
@@ -223,7 +225,8 @@ class TurnMixin:
 
     def play_action(self, player: Player, kind: Any, subcards: Any) -> None:
         if kind == "recast":  # 重鑄: into the discard pile, then draw; not a use
-            self.log(f"{player.label()}重鑄{subcards.label()}")
+            if self.logging:
+                self.log(f"{player.label()}重鑄{subcards.label()}")
             self.recast(player, [subcards], subcards.kind.recast)
             return
         if kind == "recast_as":  # a conversion's cards recast as the card they count as
@@ -241,7 +244,8 @@ class TurnMixin:
             if self.mode.hides_skills:
                 self.mode.on_invoke(self, player, skill)
             self.spend(player, skill)
-            self.log(f"{player.label()}發動【{skill.name}】")
+            if self.logging:
+                self.log(f"{player.label()}發動【{skill.name}】")
             self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
             outer, self.budget.firing = self.budget.firing, act  # the text running, to name if it runs away
             try:
@@ -273,7 +277,8 @@ class TurnMixin:
         kind = self.kind_named(va.kind_name)
         cards = self.pick_for(player, va, f"選擇當【{kind.name}】重鑄的牌")
         self.invoked(player, va.skill)
-        self.log(f"{player.label()}發動【{va.skill}】，將{'、'.join(c.label() for c in cards)}當【{kind.name}】重鑄")
+        if self.logging:
+            self.log(f"{player.label()}發動【{va.skill}】，將{'、'.join(c.label() for c in cards)}當【{kind.name}】重鑄")
         self.recast(player, cards, kind.recast)
 
     def recast(self, player: Player, cards: list[Card], draw: int) -> None:

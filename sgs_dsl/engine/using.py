@@ -147,7 +147,8 @@ class UsingMixin:
         va = subcards[1]
         chosen = self.pick_for(p, va, f"選擇當【{kind.name}】的牌")
         self.invoked(p, va.skill)
-        self.log(f"{p.label()}發動【{va.skill}】" + (f"，扣置{len(chosen)}張牌" if va.face_down else ""))
+        if self.logging:
+            self.log(f"{p.label()}發動【{va.skill}】" + (f"，扣置{len(chosen)}張牌" if va.face_down else ""))
         return tuple(chosen)
 
     def invoked(self, p: Player, skill_name: str) -> None:
@@ -336,10 +337,11 @@ class UsingMixin:
         kind: CardKind = card.kind
         use = Use(card, user, list(targets), context, responded)
         use.vars.update(extra)
-        to_whom = "、".join(t.label() for t in self.in_resolve_order(targets))
-        titles = {var: title for var, _, title in kind.choose}
-        named = "".join(f"，{titles.get(var, var)}：{p.label()}" for var, p in extra.items() if isinstance(p, Player))
-        self.log(f"{user.label()}使用{card.label()}" + (f"，目標：{to_whom}" if to_whom else "") + named)
+        if self.logging:
+            to_whom = "、".join(t.label() for t in self.in_resolve_order(targets))
+            titles = {var: title for var, _, title in kind.choose}
+            named = "".join(f"，{titles.get(var, var)}：{p.label()}" for var, p in extra.items() if isinstance(p, Player))
+            self.log(f"{user.label()}使用{card.label()}" + (f"，目標：{to_whom}" if to_whom else "") + named)
         if context == "play":
             user.used[kind.rule_name] = user.used.get(kind.rule_name, 0) + 1
             if kind.limit is not None and user.used[kind.rule_name] > kind.limit:
@@ -522,7 +524,8 @@ class UsingMixin:
             self.log(f"{old.label()}被替換，置入棄牌堆")
             self.to_discard([old])
         self.place(real, "equip", user, reason="use")  # the move tells the tables of skills (changed_skills)
-        self.log(f"{user.label()}裝備{real.label()}（{SLOT_ZH[slot]}）")
+        if self.logging:
+            self.log(f"{user.label()}裝備{real.label()}（{SLOT_ZH[slot]}）")
 
     def pass_on(self, card: Card) -> None:
         """A delayed trick moves to the next player who can take it (閃電's rule, as text)."""
@@ -536,11 +539,13 @@ class UsingMixin:
             if not any(self.judged_kind(c) is self.judged_kind(card) for c in p.judge) and not self.forbidden(
                     p, "target", UsedCard.of(card), holder):  # nor one it may not target
                 self.place(card, "judge", p)
-                self.log(f"{card.label()}移至{p.label()}的判定區")
+                if self.logging:
+                    self.log(f"{card.label()}移至{p.label()}的判定區")
                 return
         if zone != "judge":
             self.place(card, "judge", holder)
-            self.log(f"{card.label()}留在{holder.label()}的判定區")
+            if self.logging:
+                self.log(f"{card.label()}留在{holder.label()}的判定區")
 
     # ------------------------------------------------------------ asking for a card
     def ask_for(self, player: Player, kind_name: str, pattern: Any, mode: str,
@@ -590,7 +595,8 @@ class UsingMixin:
                 if card is None:  # void: as if nothing was played
                     return False
             player.turn_cards.append(card.kind.rule_name)
-            self.log(f"{player.label()}打出{card.label()}")
+            if self.logging:
+                self.log(f"{player.label()}打出{card.label()}")
             self.to_processing([c for c in card.subcards if c not in self.processing], "play")
             self.open_window("played", {"card": card, "user": player, "responded": responded})
             leftovers = [c for c in card.subcards if c in self.processing]
@@ -628,7 +634,8 @@ class UsingMixin:
             if card is None:
                 return None
         provider.turn_cards.append(card.kind.rule_name)
-        self.log(f"{provider.label()}打出{card.label()}")
+        if self.logging:
+            self.log(f"{provider.label()}打出{card.label()}")
         self.to_processing(card.subcards, "play")
         self.open_window("played", {"card": card, "user": provider,
                                     "responded": self.use_stack[-1] if self.use_stack else None})

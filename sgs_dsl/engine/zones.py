@@ -111,7 +111,8 @@ class ZonesMixin:
             self.deck = self.discard_pile
             self.discard_pile = []
             self.rng.shuffle(self.deck)
-            self.log(f"棄牌堆洗混成為新的牌堆（{len(self.deck)}張）")
+            if self.logging:
+                self.log(f"棄牌堆洗混成為新的牌堆（{len(self.deck)}張）")
         return self.deck.pop()
 
     def deck_cards(self, n: int) -> list[Card]:
@@ -135,7 +136,8 @@ class ZonesMixin:
         if not cards:
             return cards
         self.move_cards(cards, "hand", player, "draw", [FROM_DECK] * len(cards))
-        self.log(f"{player.label()}摸{len(cards)}張牌")
+        if self.logging:
+            self.log(f"{player.label()}摸{len(cards)}張牌")
         if self.listeners().get("drawn"):
             self.open_window("drawn", {"move": Move(player, "deck", cards[0], cards)})
         return cards
@@ -205,16 +207,18 @@ class ZonesMixin:
         for _ in range(n):
             options = [Option(c.label(), c) for c in pool if c not in chosen]
             chosen.append(self.ask(player, "discard", f"棄置一張牌（{len(chosen) + 1}/{n}）", options, asker).value)
-        self.log(f"{player.label()}棄置" + "、".join(c.label() for c in chosen))
+        if self.logging:
+            self.log(f"{player.label()}棄置" + "、".join(c.label() for c in chosen))
         self.to_discard(chosen, "discard")
         return True
 
     def throw(self, card: Card | None) -> None:
         if card is None:
             return
-        zone, owner = self.zone_of(card)
-        who = owner.label() if owner else ""
-        self.log(f"{card.label()}被棄置（{who}{zone_zh(zone)}）")
+        if self.logging:
+            zone, owner = self.zone_of(card)
+            who = owner.label() if owner else ""
+            self.log(f"{card.label()}被棄置（{who}{zone_zh(zone)}）")
         self.to_discard([card], "discard")
 
     def gain(self, player: Player, card: Card | None) -> None:
@@ -233,7 +237,8 @@ class ZonesMixin:
         cards = self.deck_cards(n)
         for card in cards:
             self.place(card, "processing", source=FROM_DECK)
-        self.log("亮出" + "、".join(c.label() for c in cards))
+        if self.logging:
+            self.log("亮出" + "、".join(c.label() for c in cards))
         self.set_out(cards)
         return cards
 
