@@ -92,16 +92,6 @@ def throw_cards_into_the_deck(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(Game, "throw", throw)
 
 
-def repaint_judge_cards(mp: pytest.MonkeyPatch) -> None:
-    real = Game.judge
-
-    def judge(self, player):
-        j = real(self, player)
-        j.card.suit = "heart"  # a "counts as ♥" effect written onto the physical card
-        return j
-    mp.setattr(Game, "judge", judge)
-
-
 def play_on_after_the_end(mp: pytest.MonkeyPatch) -> None:
     real = Game.die
 
@@ -125,7 +115,6 @@ BREAKAGES: list[tuple[Callable[[pytest.MonkeyPatch], None], str]] = [
     (survive_at_zero_hp, "is alive at hp 0 outside a rescue round"),
     (leave_judge_cards_in_processing, "left in the processing area at a free time"),
     (throw_cards_into_the_deck, "without a reshuffle"),
-    (repaint_judge_cards, "changed its face"),
     (play_on_after_the_end, "the game goes on though the mode says it is over"),
     (lord_bonus_below_one, "below 1"),
 ]
@@ -220,3 +209,18 @@ def test_a_ruling_table_at_hp_0_is_refused_when_it_loads():
     """A living seat at hp 0 outside a dying situation cannot happen (issue 9): a load error."""
     with pytest.raises(SgsError, match="seat 1 has hp 0"):
         peach_ruling(hp=0, after=1)
+
+
+def test_a_card_written_onto_fails_where_it_is_written(library, monkeypatch):
+    """A physical card keeps its face for the whole game: `Card` is frozen, so an engine bug
+    that writes a "counts as ♥" effect onto the card itself stops the game at the write, and
+    the batch counts it as an error that names the write."""
+    real = Game.judge
+
+    def judge(self, player):
+        j = real(self, player)
+        j.card.suit = "heart"
+        return j
+    monkeypatch.setattr(Game, "judge", judge)
+    errors = [r.error for r in (play_game(library, RULESET, PLAYERS, seed) for seed in SEEDS) if r.error]
+    assert errors and all("FrozenInstanceError" in e and "j.card.suit" in e for e in errors)

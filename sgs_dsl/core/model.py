@@ -26,9 +26,11 @@ def color_of(suit: str | None) -> str | None:
     return "red" if suit in RED_SUITS else "black"
 
 
-@attrs.define(slots=True, eq=False)
+@attrs.frozen(slots=True, eq=False)
 class Card:
-    """A physical card of the deck."""
+    """A physical card of the deck. Frozen: it keeps its kind, suit and rank for the whole
+    game (a card that "counts as" another is a view of it: UsedCard, filters), so an engine
+    bug that writes a face fails where it writes."""
 
     uid: int
     kind: Any  # compiler.defs.CardKind

@@ -5,22 +5,18 @@ At every free time (between actions of the play phase, between phases: `TurnMixi
 `Invariants.at_free_time` runs a cheap test (card count, hp bounds, the dead empty-handed, the
 processing area empty, the deck not growing, the mode's victory when someone died) and, only
 if it looks wrong, the full check that names the problems. After every turn the full check
-runs: each card in exactly one zone, with the face it had at the start, the deck holding only
+runs: each card in exactly one zone (its face cannot change: `Card` is frozen), the deck holding only
 cards it held at the last check or the last reshuffle, the equipment in the right slots.
 docs/reliability.md ("Invariants") lists every check and its message."""
 
 from __future__ import annotations
 
-import operator
 from itertools import chain
 from typing import Any
 
 import attrs
 
 from ..core.model import GameOver
-
-Face = tuple[Any, str, int]  # kind, suit, rank: what a physical card is, for the whole game
-FACE = operator.attrgetter("kind", "suit", "rank")
 
 
 class InvariantBroken(Exception):
@@ -53,7 +49,6 @@ class Invariants:
     game: Any
     cards: frozenset  # the game's physical cards (identity-hashed)
     originals: tuple  # `game.all_cards` at the start
-    faces: tuple[list, list, list]  # their kinds, suits and ranks at the start, as `_faces` gives them
     deck: list  # the deck list object: draw_top replaces it when it reshuffles the discard pile
     deck_cards: set  # the cards in the deck at the last full check (or the reshuffle)
     deck_size: int  # the deck's size at the last free time
@@ -67,7 +62,7 @@ class Invariants:
         reported again, unless it changes."""
         cards = tuple(game.all_cards)
         living = sum(p.alive for p in game.players)
-        invariants = cls(game, frozenset(cards), cards, _faces(cards), game.deck, set(game.deck), len(game.deck),
+        invariants = cls(game, frozenset(cards), cards, game.deck, set(game.deck), len(game.deck),
                          living)
         if waive:
             invariants.waived = frozenset(invariants.problems(free_time=True))
@@ -119,12 +114,12 @@ class Invariants:
         return [p for p in problems if p not in self.waived]
 
     def _cards_fine(self) -> bool:
-        """Every card of the game on the table once, each with its face: set operations only."""
+        """Every card of the game on the table once: set operations only."""
         g = self.game
         cards = list(chain(g.deck, g.discard_pile, g.processing,
                            *(zone for p in g.players for zone in (p.hand, p.equips.values(), p.judge)),
                            *(pile for p in g.players for pile in p.piles.values())))
-        return len(cards) == len(self.cards) and self.cards == set(cards) and _faces(self.originals) == self.faces
+        return len(cards) == len(self.cards) and self.cards == set(cards)
 
     def _deck_problems(self) -> list[str]:
         g = self.game
@@ -139,15 +134,9 @@ class Invariants:
             problems.append("card(s) went into the deck from elsewhere without a reshuffle: " + ", ".join(strays))
         return problems
 
-    def _known(self) -> dict[int, tuple[Any, Face]]:
-        """uid -> the card and its face at the start, for the messages of the slow path."""
-        kinds, suits, ranks = self.faces
-        return {c.uid: (c, (k, s, r)) for c, k, s, r in zip(self.originals, kinds, suits, ranks, strict=True)}
-
-
-def _faces(cards: tuple) -> tuple[list, list, list]:
-    # three flat lists compare several times faster than a list of (kind, suit, rank) tuples
-    return [c.kind for c in cards], [c.suit for c in cards], [c.rank for c in cards]
+    def _known(self) -> dict[int, Any]:
+        """uid -> the card, for the messages of the slow path."""
+        return {c.uid: c for c in self.originals}
 
 
 def _zones(game: Any) -> list[tuple[str, Any]]:
@@ -160,8 +149,8 @@ def _zones(game: Any) -> list[tuple[str, Any]]:
     return zones
 
 
-def _card_problems(game: Any, total: int, known: dict[int, tuple[Any, Face]] | None) -> list[str]:
-    """Each card in one zone and the count right; with `known`, each card the game's, unchanged."""
+def _card_problems(game: Any, total: int, known: dict[int, Any] | None) -> list[str]:
+    """Each card in one zone and the count right; with `known`, each card the game's."""
     problems = []
     seen: dict[int, str] = {}
     count = 0
@@ -171,21 +160,11 @@ def _card_problems(game: Any, total: int, known: dict[int, tuple[Any, Face]] | N
             if c.uid in seen:
                 problems.append(f"card {c.label()} is in two places: {seen[c.uid]} and {name}")
             seen[c.uid] = name
-            if known is not None:
-                problems += _identity_problems(c, name, known)
+            if known is not None and known.get(c.uid) is not c:
+                problems.append(f"card {c.label()} in {name} is not one of this game's cards")
     if count != total:
         problems.append(f"{count} cards on the table, expected {total}")
     return problems
-
-
-def _identity_problems(card: Any, zone: str, known: dict[int, tuple[Any, Face]]) -> list[str]:
-    original, face = known.get(card.uid, (None, None))
-    if original is not card:
-        return [f"card {card.label()} in {zone} is not one of this game's cards"]
-    if FACE(card) != face:
-        kind, suit, rank = face
-        return [f"card {card.label()} in {zone} changed its face: it was {kind.name} {suit} {rank} at the start"]
-    return []
 
 
 def _player_problems(game: Any) -> list[str]:
