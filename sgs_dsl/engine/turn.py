@@ -291,8 +291,8 @@ class TurnMixin:
         Their rule may name the card's target (e.g. "in the target's range")."""
         chosen: dict[str, Player] = {}
         for var, rule, title in card.kind.choose:
-            candidates = [p for p in self.seat_order(user)
-                          if targets and self.target_ok(user, rule, p, card, extra={"target": targets[0]})]
+            candidates = self.targets_ok(user, rule, self.seat_order(user), card,
+                                         extra={"target": targets[0]}) if targets else []
             if not candidates:
                 return None
             options = [Option(p.label(), p) for p in candidates]

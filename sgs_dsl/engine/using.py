@@ -180,31 +180,61 @@ class UsingMixin:
 
     def target_ok(self, user: Player, rule: TargetRule | None, target: Player, card: UsedCard,
                   kind: CardKind | None = None, distance: bool = True, extra: dict | None = None) -> bool:
-        if rule is None or not target.alive:
-            return False
+        return bool(self.targets_ok(user, rule, (target,), card, kind, distance, extra))
+
+    def targets_ok(self, user: Player, rule: TargetRule | None, candidates: Any, card: UsedCard,
+                   kind: CardKind | None = None, distance: bool = True, extra: dict | None = None,
+                   first: bool = False) -> list[Player]:
+        """The candidates `user` may target with `card` under `rule`, in their order; with
+        `first`, at most the first of them (a question only needs to know there is one). What
+        holds for every candidate is worked out once: the rule's kind, the trick's distance
+        limit (when a candidate needs it), the prohibits index, one context for the condition."""
+        if rule is None:
+            return []
         k = rule.kind
-        if k == "self" and target is not user:
-            return False
-        if k in ("one_other", "all_others") and target is user:
-            return False
-        if k == "dying" and not target.dying:
-            return False
         kind = kind or card.kind
-        if kind.type == "delayed" and any(self.judged_kind(c) is kind for c in target.judge):
-            return False
-        if distance and kind.distance is not None and target is not user:
-            probe = card if card.kind is kind else UsedCard.virtual(kind)  # per pattern
-            limit = self.modified(user, "trick_distance", kind.distance, card=probe)
-            if self.distance(user, target) > limit and not self.unlimited(user, "trick_distance", probe):
-                return False
-        binding = self._forbid_binding  # the prohibits binding each seat (None: not built yet)
-        if (binding is None or ("target", target.seat) in binding) and self.forbidden(target, "target", card, user):
-            return False
-        if rule.cond is not None:
-            ctx = Ctx(self, {"user": user, "it": target, "card": card, "you": user, **(extra or {})})
-            if not rule.cond(ctx):
-                return False
-        return True
+        delayed = kind.type == "delayed"
+        far = distance and kind.distance is not None
+        limit: int | None = None  # the trick's distance limit, once a candidate needs it
+        lifted: bool | None = None  # `trick_distance = unlimited`, once a candidate is too far
+        probe = None
+        cond = rule.cond
+        ctx = None
+        chosen = []
+        for target in candidates:
+            if not target.alive:
+                continue
+            if k == "self" and target is not user:
+                continue
+            if k in ("one_other", "all_others") and target is user:
+                continue
+            if k == "dying" and not target.dying:
+                continue
+            if delayed and any(self.judged_kind(c) is kind for c in target.judge):
+                continue
+            if far and target is not user:
+                if limit is None:
+                    probe = card if card.kind is kind else UsedCard.virtual(kind)  # per pattern
+                    limit = self.modified(user, "trick_distance", kind.distance, card=probe)
+                if self.distance(user, target) > limit:
+                    if lifted is None:
+                        lifted = self.unlimited(user, "trick_distance", probe)
+                    if not lifted:
+                        continue
+            binding = self._forbid_binding  # the prohibits binding each seat (None: not built yet)
+            if (binding is None or ("target", target.seat) in binding) and self.forbidden(target, "target", card, user):
+                continue
+            if cond is not None:
+                if ctx is None:
+                    ctx = Ctx(self, {"user": user, "it": target, "card": card, "you": user, **(extra or {})})
+                else:
+                    ctx.vars["it"] = target
+                if not cond(ctx):
+                    continue
+            chosen.append(target)
+            if first:
+                break
+        return chosen
 
     def unlimited(self, p: Player, name: str, card: UsedCard | None = None, credit: bool = True) -> bool:
         """A modifier `name = unlimited` of p's skills applies (to this card, if it has a pattern);
@@ -220,7 +250,7 @@ class UsingMixin:
         return False
 
     def legal_targets(self, user: Player, rule: TargetRule, card: UsedCard) -> list[Player]:
-        return [p for p in self.seat_order(user) if self.target_ok(user, rule, p, card)]
+        return self.targets_ok(user, rule, self.seat_order(user), card)
 
     def kinds_judged_alike(self, p: Player) -> bool:
         """Whether can_play of p's real cards depends on nothing but their kind (when their
@@ -255,7 +285,7 @@ class UsingMixin:
             return True
         if mode.target is not None and mode.target.kind == "self":  # target_ok refuses everyone else
             return self.target_ok(p, mode.target, p, card)
-        return any(self.target_ok(p, mode.target, t, card) for t in self.seat_order(p))
+        return bool(self.targets_ok(p, mode.target, self.seat_order(p), card, first=True))
 
     # ------------------------------------------------------------ using a card
     def choose_targets(self, user: Player, kind: CardKind, card: UsedCard, mode: UseMode,
