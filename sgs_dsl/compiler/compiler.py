@@ -32,6 +32,7 @@ from . import (
     attach_check,
     choice_check,
     expressions,
+    guards,
     kinds2_check,
     misreads,
     moves_check,
@@ -380,7 +381,8 @@ class Compiler:
         misreads.unused_lets(self, m.body)  # a misspelt name defines a new one
         body = self.block(m.body, soundness.narrowed(scope, soundness.not_none_paths(m.cond)))
         self.defined = {}
-        return TriggerDef(window, optional, cond, body, skill, m.span, each_point, each_card)
+        guard = guards.guard_of(self, m.cond, scope) if m.cond is not None else ()
+        return TriggerDef(window, optional, cond, body, skill, m.span, each_point, each_card, guard=guard)
 
     def modifier(self, m: ast.Modifier) -> ModifierDef | None:
         name = m.name.text

@@ -188,13 +188,20 @@ def own_field(name: str) -> bool:
         name, sorted(schema.MUTABLE["damage"]), cutoff=0.8)
 
 
+def literal_value(side: Any, other_type: str) -> Any:
+    """The name a text literal stands for beside a value of `other_type` (a phase, a kingdom,
+    a gender), or None when it names none."""
+    table = LITERALS.get(schema.base_type(other_type), {})
+    return table.get(side.value) or table.get(normalize(side.value)) or table.get(side.value.lower())
+
+
 def literal(c: Any, side: Any, other_type: str) -> Callable[[Ctx], Any] | None:
     """A text literal compared with a phase name, kingdom or gender: read as the name it stands
     for (`phase.name == "出牌"` is `== "play"`), and checked now."""
     table = LITERALS.get(schema.base_type(other_type))
     if table is None or not isinstance(side, ast.Str):
         return None
-    value = table.get(side.value) or table.get(normalize(side.value)) or table.get(side.value.lower())
+    value = literal_value(side, other_type)
     if value is None:
         c.error(side.span, f"'{side.value}' is not a {other_type.rstrip('?').replace('_', ' ')}",
                 did_you_mean(side.value, table) or "names: " + ", ".join(table))

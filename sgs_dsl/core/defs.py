@@ -47,6 +47,7 @@ class TriggerDef:
     each_point: bool = False  # repeat once per point of the damage (遺計-like)
     each_card: bool = False  # repeat once per card of the move (梟姬-like)
     helper: bool = False  # a forced trigger of a skill invoked by choice: not a new invocation
+    guard: tuple[Any, ...] = ()  # what `cond` first asks of the window (compiler.guards.Concern)
 
 
 def mark_helpers(triggers: dict[str, list[TriggerDef]], chosen: bool) -> dict[str, tuple[TriggerDef, ...]]:

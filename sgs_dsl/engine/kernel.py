@@ -521,6 +521,9 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
                leaving: bool = False) -> Ctx | None:
         """The context to fire a trigger in, or None when it cannot fire now."""
         p, skill, trig = entry
+        for concern in trig.guard:  # who or what the window is about, first (compiler.guards)
+            if not concern.holds(variables, p):
+                return None
         if not p.alive and p is not self.departed:  # the dead act at their death
             return None
         if p.spent and skill.name in p.spent:  # a spent limited or wake skill
