@@ -23,6 +23,8 @@ class ZonesMixin:
 
     # ------------------------------------------------------------ zones and moves
     def zone_of(self, card: Card) -> tuple[str, Player | None]:
+        if card in self.processing:  # asked first: a used card's next move, and the area is small
+            return "processing", None
         for p in self.players:
             if card in p.hand:
                 return "hand", p
@@ -34,8 +36,6 @@ class ZonesMixin:
             for name, pile in p.piles.items():
                 if card in pile:
                     return PILE + name, p
-        if card in self.processing:
-            return "processing", None
         if card in self.discard_pile:
             return "discard", None
         if card in self.deck:
