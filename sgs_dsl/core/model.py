@@ -36,21 +36,28 @@ class Card:
     kind: Any  # compiler.defs.CardKind
     suit: str
     rank: int
+    # read at every question and move: worked out once, as the face never changes
+    color: str = attrs.field(init=False)
+    text: str = attrs.field(init=False, repr=False)
+
+    @color.default
+    def _color(self) -> str:
+        return "red" if self.suit in RED_SUITS else "black"
+
+    @text.default
+    def _text(self) -> str:
+        return f"【{self.kind.name}】{SUIT_ZH[self.suit]}{RANK_FACE.get(self.rank, str(self.rank))}"
 
     @property
     def name(self) -> str:
         return self.kind.name
 
     @property
-    def color(self) -> str:
-        return "red" if self.suit in RED_SUITS else "black"
-
-    @property
     def nature(self) -> str:
         return self.kind.nature
 
     def label(self) -> str:
-        return f"【{self.kind.name}】{SUIT_ZH[self.suit]}{RANK_FACE.get(self.rank, str(self.rank))}"
+        return self.text
 
 
 @attrs.define(slots=True, eq=False)
