@@ -247,6 +247,11 @@ def in_processing(ctx: Ctx, card) -> bool:
     return bool(cards) and all(c in ctx.game.processing for c in cards)
 
 
+def in_discard_pile(ctx: Ctx, card) -> bool:
+    cards = _cards(card)
+    return bool(cards) and all(c in ctx.game.discard_pile for c in cards)
+
+
 def need(ctx: Ctx, use, player) -> int:
     return use.need.get(use.key(player), 1)
 

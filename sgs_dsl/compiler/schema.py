@@ -334,6 +334,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the player looks at the top n cards and puts each on the top or the bottom, in any order"),
     Builtin("in_processing", (P("card", "card?"),), {}, "bool",
             "the card (all of it, for a card made of several) is in the processing area"),
+    Builtin("in_discard_pile", (P("card", "card?"),), {}, "bool",
+            "the card (all of it, for a card made of several) is in the discard pile"),
     Builtin("need", (P("use", "use"), P("player", "player")), {}, "int",
             "how many cancels (dodge-like answers) the use needs for this player: 1 unless required"),
     Builtin("require", (P("use", "use"), P("player", "player"), P("n", "int")), {}, "none",
