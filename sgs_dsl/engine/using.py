@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.defs import CardKind, Ctx, TargetRule, UseMode
+from ..core.defs import CardKind, Ctx, Skill, TargetRule, UseMode
 from ..core.model import (
     SLOT_ZH,
     Asked,
@@ -322,8 +322,10 @@ class UsingMixin:
         free = max(0, self.extra_targets(user, card) + kind.targets - 1)
         conditioned, skills = self.where_slots(user, card)
         slots = [None] * free + conditioned
-        while len(chosen) - 1 < len(slots):
-            rest = [p for p in candidates if p not in chosen and fills(slots, [*chosen[1:], p], user, card, self)]
+        hidden = self.hidden_slots(user, card)  # 國戰: a face-down general's extra targets, on offer
+        while len(chosen) - 1 < len(slots) + sum(len(h) for _, h in hidden):
+            offered = slots + [s for _, h in hidden for s in h]
+            rest = [p for p in candidates if p not in chosen and fills(offered, [*chosen[1:], p], user, card, self)]
             if not rest:
                 break
             options = [Option(p.label(), p) for p in rest] + [Option(DONE, None)]
@@ -331,10 +333,41 @@ class UsingMixin:
             if pick is None:
                 break
             chosen.append(pick)
+            while hidden and not fills(slots, chosen[1:], user, card, self):
+                # the picks need a face-down skill: the first whose slots make them fit (else the
+                # first in order, and on) has its general shown, and acts
+                i = next((i for i, (_, more) in enumerate(hidden) if fills(slots + more, chosen[1:], user, card, self)), 0)
+                skill, more = hidden.pop(i)
+                self.mode.on_invoke(self, user, skill)
+                slots = slots + more
+                skills = [*skills, skill.name]
             if len(chosen) - 1 > free:  # a conditioned slot is taken: its skill shaped the use
                 for skill in skills:
                     self.credit(skill)
         return chosen
+
+    def hidden_slots(self, user: Player, card: UsedCard) -> list[tuple[Skill, list[Any]]]:
+        """The extra targets the user's face-down generals' skills would give this card (國戰:
+        a skill that is not locked may be used by showing its general, and picking the target
+        it allows is that use), one entry per skill in the order of the user's skills: a free
+        slot (None) per `modify targets(CARD) += N`, a condition per one with `where`."""
+        if not self.mode.hides_skills or not self.may_reveal(user):
+            return []
+        found = []
+        for skill in self.skills_of(user):
+            if "locked" in skill.tags or not self.mode.hidden(user, skill):
+                continue
+            more: list[Any] = []
+            for m in skill.modifiers:
+                if m.name != "targets" or m.subject != "you" or m.op != "+=" or (
+                        m.matches is not None and not m.matches(card)):
+                    continue
+                ctx = Ctx(self, {"you": user, "user": user, "card": card})
+                if m.cond is None or m.cond(ctx):
+                    more += [m.where] * max(0, m.value(ctx))
+            if more:
+                found.append((skill, more))
+        return found
 
     def where_slots(self, user: Player, card: UsedCard) -> tuple[list[Any], list[str]]:
         """The extra targets of `modify targets(CARD) += N where COND`: one condition per

@@ -437,6 +437,10 @@ def _pairs(hand: list[Any]) -> bool:
 
 def _invocable(skill: Any) -> bool:
     """A skill that can be invoked from a face-down general, which shows it (seed 001): an
-    action, a conversion, a trigger (a locked one too: Q&A 7). Modifiers, prohibits and
-    filters only act face up (`show_in_play` lets one be shown in the play phase)."""
-    return bool(skill.actives or skill.view_as or any(not t.helper for ts in skill.triggers.values() for t in ts))
+    action, a conversion, a trigger (a locked one too: Q&A 7), or extra targets a card may
+    take (`modify targets(CARD) += N`, not locked: 短兵-like; picking such a target is the use,
+    engine.using.hidden_slots). Other modifiers, prohibits and filters only act face up
+    (`show_in_play` lets one be shown in the play phase)."""
+    return bool(skill.actives or skill.view_as or any(not t.helper for ts in skill.triggers.values() for t in ts)
+                or ("locked" not in skill.tags and any(m.name == "targets" and m.op == "+=" and m.subject == "you"
+                                                        for m in skill.modifiers)))
