@@ -12,32 +12,11 @@ window, a trigger whose guard fails is one whose condition is false."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import attrs
-
+from ..core.defs import Concern
 from ..syntax import ast
 from . import schema, state_check
-
-
-@attrs.frozen(slots=True)
-class Concern:
-    """`VAR.FIELD... == you` (`player`) or `VAR.FIELD... == "TEXT"` (the text as the compiled
-    condition reads it: a phase name by its id)."""
-
-    var: str
-    getters: tuple[Callable[[Any], Any], ...]
-    player: bool  # compared with the owner, by identity; else with `value`, by ==
-    value: Any = None
-
-    def holds(self, variables: dict[str, Any], you: Any) -> bool:
-        value = variables.get(self.var)
-        for getter in self.getters:
-            if value is None:
-                break
-            value = getter(value)
-        return value is you if self.player else value == self.value
 
 
 def guard_of(compiler: Any, cond: Any, scope: Any) -> tuple[Concern, ...]:

@@ -37,6 +37,26 @@ class UseMode:
 
 
 @attrs.frozen(slots=True)
+class Concern:
+    """One leading conjunct of a trigger's condition, read as data (compiler.guards):
+    `VAR.FIELD... == you` (`player`) or `VAR.FIELD... == "TEXT"` (the text as the compiled
+    condition reads it: a phase name by its id)."""
+
+    var: str
+    getters: tuple[Callable[[Any], Any], ...]
+    player: bool  # compared with the owner, by identity; else with `value`, by ==
+    value: Any = None
+
+    def holds(self, variables: dict[str, Any], you: Any) -> bool:
+        value = variables.get(self.var)
+        for getter in self.getters:
+            if value is None:
+                break
+            value = getter(value)
+        return value is you if self.player else value == self.value
+
+
+@attrs.frozen(slots=True)
 class TriggerDef:
     window: str
     optional: bool
@@ -47,7 +67,7 @@ class TriggerDef:
     each_point: bool = False  # repeat once per point of the damage (遺計-like)
     each_card: bool = False  # repeat once per card of the move (梟姬-like)
     helper: bool = False  # a forced trigger of a skill invoked by choice: not a new invocation
-    guard: tuple[Any, ...] = ()  # what `cond` first asks of the window (compiler.guards.Concern)
+    guard: tuple[Concern, ...] = ()  # what `cond` first asks of the window (compiler.guards)
 
 
 def mark_helpers(triggers: dict[str, list[TriggerDef]], chosen: bool) -> dict[str, tuple[TriggerDef, ...]]:
