@@ -50,7 +50,8 @@ class Invariants:
     cards: frozenset  # the game's physical cards (identity-hashed)
     originals: tuple  # `game.all_cards` at the start
     deck: list  # the deck list object: draw_top replaces it when it reshuffles the discard pile
-    deck_cards: set  # the cards in the deck at the last full check (or the reshuffle)
+    deck_ref: list  # the deck at the last full check (or the reshuffle): its first `deck_ref_len` cards
+    deck_ref_len: int
     deck_size: int  # the deck's size at the last free time
     living: int
     waived: frozenset[str] = frozenset()  # problems the table was set up with (rulings only)
@@ -62,7 +63,7 @@ class Invariants:
         reported again, unless it changes."""
         cards = tuple(game.all_cards)
         living = sum(p.alive for p in game.players)
-        invariants = cls(game, frozenset(cards), cards, game.deck, set(game.deck), len(game.deck),
+        invariants = cls(game, frozenset(cards), cards, game.deck, list(game.deck), len(game.deck), len(game.deck),
                          living)
         if waive:
             invariants.waived = frozenset(invariants.problems(free_time=True))
@@ -90,7 +91,7 @@ class Invariants:
         if suspect or count != len(self.cards):
             self.check(free_time=True)
         elif g.deck is not self.deck or returned:  # reshuffled, or cards put back, since the last look
-            self.deck, self.deck_cards = g.deck, set(g.deck)
+            self.deck, self.deck_ref, self.deck_ref_len = g.deck, list(g.deck), len(g.deck)
         g.returned_to_deck = 0
         self.deck_size = len(g.deck)
 
@@ -109,17 +110,22 @@ class Invariants:
                             + ", ".join(c.label() for c in g.processing))
         if free_time and (reason := winner(g)) is not None:
             problems.append(f"the game goes on though the mode says it is over ({reason})")
-        self.deck, self.deck_cards, self.deck_size = g.deck, set(g.deck), len(g.deck)
+        if g.deck is self.deck and self.deck_ref_len >= len(g.deck) and g.deck == self.deck_ref[:len(g.deck)]:
+            self.deck_ref_len = len(g.deck)  # only drawn from since: the reference is a prefix of the last
+        else:
+            self.deck_ref, self.deck_ref_len = list(g.deck), len(g.deck)
+        self.deck, self.deck_size = g.deck, len(g.deck)
         g.returned_to_deck = 0
         return [p for p in problems if p not in self.waived]
 
     def _cards_fine(self) -> bool:
         """Every card of the game on the table once: set operations only."""
         g = self.game
-        cards = list(chain(g.deck, g.discard_pile, g.processing,
-                           *(zone for p in g.players for zone in (p.hand, p.equips.values(), p.judge)),
-                           *(pile for p in g.players for pile in p.piles.values())))
-        return len(cards) == len(self.cards) and self.cards == set(cards)
+        zones = [g.deck, g.discard_pile, g.processing]
+        for p in g.players:
+            zones += (p.hand, p.equips.values(), p.judge, *p.piles.values())
+        # as many cards as the game's, and the same set: so each of them once
+        return sum(map(len, zones)) == len(self.cards) and self.cards == set(chain.from_iterable(zones))
 
     def _deck_problems(self) -> list[str]:
         g = self.game
@@ -129,8 +135,13 @@ class Invariants:
         problems = []
         if len(g.deck) > self.deck_size + returned:
             problems.append(f"the deck grew from {self.deck_size} to {len(g.deck)} cards without a reshuffle")
-        if not returned and not self.deck_cards.issuperset(g.deck):
-            strays = [c.label() for c in g.deck if c not in self.deck_cards]
+        n = len(g.deck)
+        if not returned and not (n <= self.deck_ref_len and g.deck == self.deck_ref[:n]):  # not just drawn from
+            known = set(self.deck_ref[:self.deck_ref_len])
+            strays = [c.label() for c in g.deck if c not in known]
+        else:
+            strays = []
+        if strays:
             problems.append("card(s) went into the deck from elsewhere without a reshuffle: " + ", ".join(strays))
         return problems
 
