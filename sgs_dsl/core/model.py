@@ -144,13 +144,17 @@ class Player:
     play_ended: bool = False  # end_play: the play phase ends at its next free time
     # piles on the hero (武將牌上的牌): pile name -> its cards, oldest first
     piles: dict[str, list[Card]] = attrs.field(factory=dict)
+    _label: tuple[str | None, str] = attrs.field(init=False, default=(None, ""), repr=False, eq=False)
 
     @property
     def hurt(self) -> bool:
         return self.hp < self.max_hp
 
     def label(self) -> str:
-        return f"{self.seat + 1}號位{self.name}"
+        cached = self._label
+        if cached[0] is not self.name:  # the name may change (國戰 shows a general, a hero changes)
+            cached = self._label = (self.name, f"{self.seat + 1}號位{self.name}")
+        return cached[1]
 
 
 @attrs.define(slots=True, eq=False)
