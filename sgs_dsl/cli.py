@@ -588,16 +588,7 @@ def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: i
     _out(f"# ruleset {name}, {players} players, seed {seed}")
     for line in result.log:
         _out(line)
-    failures = ([result.error] if result.error else []) + [f"invariant violated: {v}" for v in result.violations or ()]
-    if failures:
-        _err("error: the game stopped on an error, so it has no winner:")
-        for failure in failures:
-            _err(failure)
-        sys.exit(1)
-    text = WINNER_TEXT.get(result.winner, f"{result.winner} wins")
-    if result.capped:
-        text += f" (turn cap of {max_turns} reached)"
-    _out(f"winner: {result.winner} ({text}) after {result.turns} turns")
+    _game_end(result, max_turns, sides=False)
 
 
 @main.command()
@@ -657,17 +648,19 @@ def _play_agents(players: int, seat: int, person: Any, ai: str, seed: int) -> li
     return [person if i == seat else make_agent(ai, seeds[i]) for i in range(players)]
 
 
-def _game_end(result: Any, max_turns: int) -> None:
-    """A played game's end: its error (exit 1), or its sides and winner."""
+def _game_end(result: Any, max_turns: int, sides: bool = True) -> None:
+    """A played game's end (`sgs run`, `sgs play`): its error (exit 1), or its winner; with
+    `sides`, each seat's side first (a person at the table learns the hidden ones)."""
     failures = ([result.error] if result.error else []) + [f"invariant violated: {v}" for v in result.violations or ()]
     if failures:
         _err("error: the game stopped on an error, so it has no winner:")
         for failure in failures:
             _err(failure)
         sys.exit(1)
-    from sgs_dsl.agents.terminal import side_zh
+    if sides:
+        from sgs_dsl.agents.terminal import side_zh
 
-    _out("sides: " + "、".join(f"{i}號位{side_zh(r)}" for i, r in enumerate(result.roles, 1)))
+        _out("sides: " + "、".join(f"{i}號位{side_zh(r)}" for i, r in enumerate(result.roles, 1)))
     text = WINNER_TEXT.get(result.winner, f"{result.winner} wins")
     if result.capped:
         text += f" (turn cap of {max_turns} reached)"
