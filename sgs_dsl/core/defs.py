@@ -89,6 +89,12 @@ class ModifierDef:
     subject: str = "you"  # issue 12: who is bound: you / others / all (engine.bound_modifiers)
     where: Fn | None = None  # `targets ... where`: each extra target's own condition (ctx: it)
 
+    @property
+    def adds_targets(self) -> bool:
+        """`modify targets(CARD) += N [where ...]` of the owner's: extra targets its owner may
+        choose to take (a 國戰 face-down general's skill is used by taking one)."""
+        return self.name == "targets" and self.op == "+=" and self.subject == "you"
+
 
 @attrs.frozen(slots=True)
 class ViewAsDef:

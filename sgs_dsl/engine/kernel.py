@@ -287,12 +287,16 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
 
     def modifiers(self, p: Player, name: str):
         """p's modifiers called `name`; () at once when none of p's skills has one (the usual case)."""
+        if not self.has_modifiers(p, name):
+            return ()
+        return self._modifiers(p, name)
+
+    def has_modifiers(self, p: Player, name: str) -> bool:
+        """Some skill in play may give p a modifier called `name` (by the index of seats)."""
         index = self._modifier_seats
         if index is None:
             index = self._index_modifiers()
-        if p.seat not in index.get(name, ()):
-            return ()
-        return self._modifiers(p, name)
+        return p.seat in index.get(name, ())
 
     def _index_modifiers(self) -> dict[str, frozenset[int]]:
         """Which seats have a modifier of each name, until changed_skills()."""
@@ -372,7 +376,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         """How often `kind` may be used this play phase (None: no limit)."""
         if kind.limit is None:
             return None
-        if not self.modifiers(p, "limit"):
+        if not self.has_modifiers(p, "limit"):
             return kind.limit
         probe = UsedCard.virtual(kind)
         if self.unlimited(p, "limit", probe, credit=False):

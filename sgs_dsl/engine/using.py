@@ -357,14 +357,7 @@ class UsingMixin:
         for skill in self.skills_of(user):
             if "locked" in skill.tags or not self.mode.hidden(user, skill):
                 continue
-            more: list[Any] = []
-            for m in skill.modifiers:
-                if m.name != "targets" or m.subject != "you" or m.op != "+=" or (
-                        m.matches is not None and not m.matches(card)):
-                    continue
-                ctx = Ctx(self, {"you": user, "user": user, "card": card})
-                if m.cond is None or m.cond(ctx):
-                    more += [m.where] * max(0, m.value(ctx))
+            more = [slot for m in skill.modifiers if m.adds_targets for slot in self._target_slots(m, user, card) or ()]
             if more:
                 found.append((skill, more))
         return found
@@ -374,13 +367,21 @@ class UsingMixin:
         target, and the skills that give them."""
         slots, skills = [], []
         for m in self.modifiers(user, "targets"):
-            if m.where is None or (m.matches is not None and not m.matches(card)):
-                continue
-            ctx = Ctx(self, {"you": user, "user": user, "card": card})
-            if m.cond is None or m.cond(ctx):
-                slots += [m.where] * max(0, m.value(ctx))
+            if m.where is not None and (more := self._target_slots(m, user, card)) is not None:
+                slots += more
                 skills.append(m.skill)
         return slots, skills
+
+    def _target_slots(self, m: Any, user: Player, card: UsedCard) -> list[Any] | None:
+        """The extra targets one `modify targets(CARD) += N [where COND]` gives this card: N
+        slots, each its `where` condition (None: any target); None when the modifier does not
+        apply (another card, its `when` false)."""
+        if m.matches is not None and not m.matches(card):
+            return None
+        ctx = Ctx(self, {"you": user, "user": user, "card": card})
+        if m.cond is not None and not m.cond(ctx):
+            return None
+        return [m.where] * max(0, m.value(ctx))
 
     def use_card(self, user: Player, card: UsedCard, targets: list[Player], context: str,
                  responded: Use | None = None, extra: dict[str, Any] | None = None) -> Use:

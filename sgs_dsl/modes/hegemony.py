@@ -442,5 +442,4 @@ def _invocable(skill: Any) -> bool:
     engine.using.hidden_slots). Other modifiers, prohibits and filters only act face up
     (`show_in_play` lets one be shown in the play phase)."""
     return bool(skill.actives or skill.view_as or any(not t.helper for ts in skill.triggers.values() for t in ts)
-                or ("locked" not in skill.tags and any(m.name == "targets" and m.op == "+=" and m.subject == "you"
-                                                        for m in skill.modifiers)))
+                or ("locked" not in skill.tags and any(m.adds_targets for m in skill.modifiers)))
