@@ -243,13 +243,17 @@ def arrange(ctx: Ctx, player, n) -> None:
 
 
 def in_processing(ctx: Ctx, card) -> bool:
-    cards = _cards(card)
-    return bool(cards) and all(c in ctx.game.processing for c in cards)
+    return _all_in(card, ctx.game.processing)
 
 
 def in_discard_pile(ctx: Ctx, card) -> bool:
+    return _all_in(card, ctx.game.discard_pile)
+
+
+def _all_in(card, zone: list) -> bool:
+    """The card (all the real cards it is made of) lies in `zone`."""
     cards = _cards(card)
-    return bool(cards) and all(c in ctx.game.discard_pile for c in cards)
+    return bool(cards) and all(c in zone for c in cards)
 
 
 def need(ctx: Ctx, use, player) -> int:
