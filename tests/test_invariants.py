@@ -224,3 +224,50 @@ def test_a_card_written_onto_fails_where_it_is_written(library, monkeypatch):
     monkeypatch.setattr(Game, "judge", judge)
     errors = [r.error for r in (play_game(library, RULESET, PLAYERS, seed) for seed in SEEDS) if r.error]
     assert errors and all("FrozenInstanceError" in e and "j.card.suit" in e for e in errors)
+
+
+# ---------------------------------------------------------------- the table's version
+def table_state(game: Game) -> tuple:
+    """Everything the free-time test reads, as values."""
+    def ids(cards):
+        return tuple(c.uid for c in cards)
+    players = tuple((p.hp, p.max_hp, p.alive, p.dying, ids(p.hand), tuple((s, c.uid) for s, c in p.equips.items()),
+                     ids(p.judge), tuple((n, ids(pile)) for n, pile in p.piles.items())) for p in game.players)
+    return id(game.deck), ids(game.deck), ids(game.discard_pile), ids(game.processing), players
+
+
+@pytest.mark.parametrize("ruleset, players", [("standard", 5), ("junzheng", 6), ("hegemony", 6),
+                                              ("campus", 5), ("classic", 6)])
+def test_a_free_time_skipped_for_an_unchanged_version_has_an_unchanged_table(monkeypatch, library, ruleset,
+                                                                            players):
+    """The free-time test passes over a free time whose `Game.table_version` is the last look's:
+    in seeded games of each mode, the table is then exactly as it was at that look."""
+    real = Invariants.at_free_time
+    last: dict[int, tuple[int, tuple]] = {}
+    skipped = []
+
+    def at_free_time(self):
+        game = self.game
+        state = table_state(game)
+        seen = last.get(id(game))
+        if seen is not None and seen[0] == game.table_version:
+            assert seen[1] == state, ruleset
+            skipped.append(1)
+        last[id(game)] = (game.table_version, state)
+        return real(self)
+
+    monkeypatch.setattr(Invariants, "at_free_time", at_free_time)
+    for seed in range(6):
+        result = play_game(library, ruleset, players, seed)
+        assert result.error is None and result.violations == [], (result.error, result.violations)
+    assert len(skipped) > 50  # free times with nothing new are common (between quiet phases)
+
+
+def test_a_card_moved_outside_a_move_is_still_seen_at_the_next_free_time(library):
+    """A change by hand that takes a card out (as an engine bug might) bumps the version too."""
+    game = setup(library, RULESET, PLAYERS, 1)
+    invariants = Invariants.start(game)
+    invariants.at_free_time()
+    game.take_out(game.players[1].hand[0])  # out of its zone, into none
+    with pytest.raises(InvariantBroken, match="cards on the table, expected 108"):
+        invariants.at_free_time()

@@ -84,6 +84,7 @@ class ChoicesMixin:
             where_to = self.ask(player, "arrange", f"將{card.label()}置於",
                                 [Option("牌堆頂", "top"), Option("牌堆底", "bottom")]).value
             (top if where_to == "top" else bottom).append(card)
+        self.table_version += 1
         self.deck.extend(reversed(top))
         self.deck[:0] = bottom
         if self.logging:

@@ -51,6 +51,7 @@ class HpMixin:
         source = d.source  # a skill may have changed the source
         transmits = d.nature != "normal" and target.chained and not chained
         target.hp -= d.amount
+        self.table_version += 1
         self.damage_log.append(d)
         if self.logging:
             dealt = f"{source.label()}對{target.label()}造成" if source else f"{target.label()}受到"
@@ -101,6 +102,7 @@ class HpMixin:
         if r.prevented or gained <= 0:
             return
         player.hp += gained
+        self.table_version += 1
         self.recover_log.append((r.source, player, gained))  # public: agents read who helped whom
         if self.logging:
             self.log(f"{player.label()}回復{gained}點體力（體力{player.hp}/{player.max_hp}）")
@@ -110,6 +112,7 @@ class HpMixin:
         if not player.alive or amount <= 0:
             return
         player.hp -= amount
+        self.table_version += 1
         if self.logging:
             self.log(f"{player.label()}失去{amount}點體力（體力{player.hp}/{player.max_hp}）")
         if player.hp <= 0:
@@ -131,6 +134,7 @@ class HpMixin:
             if player.hp > 0:
                 break
         player.dying = False
+        self.table_version += 1
         if player.hp <= 0 and player.alive and not self.survives(player, log=True):
             killer = damage.source if damage is not None else None
             self.die(player, killer)
@@ -165,6 +169,7 @@ class HpMixin:
 
     def die(self, player: Player, killer: Player | None) -> None:
         player.alive = False
+        self.table_version += 1
         self.changed_skills()
         self.log(f"{player.label()}陣亡{self.mode.death_note(player)}")
         try:

@@ -2,7 +2,8 @@
 violation near where it happened, not as a strange game many turns later.
 
 At every free time (between actions of the play phase, between phases: `TurnMixin.on_free_time`)
-`Invariants.at_free_time` runs a cheap test (card count, hp bounds, the dead empty-handed, the
+at which the table has changed since the last one (`Game.table_version`, bumped by every move,
+hp change, death and change of skills) `Invariants.at_free_time` runs a cheap test (card count, hp bounds, the dead empty-handed, the
 processing area empty, the deck not growing, the mode's victory when someone died) and, only
 if it looks wrong, the full check that names the problems. After every turn the full check
 runs: each card in exactly one zone (its face cannot change: `Card` is frozen), the deck holding only
@@ -54,6 +55,7 @@ class Invariants:
     deck_ref_len: int
     deck_size: int  # the deck's size at the last free time
     living: int
+    version: int = -1  # the table's version (`Game.table_version`) at the last look
     waived: frozenset[str] = frozenset()  # problems the table was set up with (rulings only)
 
     @classmethod
@@ -72,6 +74,9 @@ class Invariants:
     def at_free_time(self) -> None:
         """Raise InvariantBroken when the table is wrong; costs a few counts when it is right."""
         g = self.game
+        if g.table_version == self.version:  # nothing moved and no hp changed since the last look
+            return
+        self.version = g.table_version
         count = len(g.deck) + len(g.discard_pile) + len(g.processing)
         returned = g.returned_to_deck  # cards a move put on the deck (top or bottom)
         suspect = bool(g.processing) or (g.deck is self.deck and len(g.deck) > self.deck_size + returned)

@@ -402,6 +402,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         return self._listeners
 
     def changed_skills(self) -> None:
+        self.table_version += 1  # `modify survive` may hold or not now (invariants.py)
         self._listeners = None
         self._modifier_seats = None  # which seats have modifiers of each name
         self._forbid_table = self._forbid_binding = None  # the prohibits in play

@@ -24,6 +24,10 @@ class MovesMixin:
 
     history: History
     returned_to_deck: int = 0  # cards put into the deck since the invariants last looked
+    # Bumped at every change of what the free-time invariants read (a card move, hp, max hp,
+    # a death, the skills in play): a free time with the same version as the last one has
+    # nothing new to check (invariants.py; tests/test_invariants.py shows it).
+    table_version: int = 0
 
     # ------------------------------------------------------------ the move
     def move_cards(self, cards: list[Card], zone: str, owner: Player | None = None, reason: str = "put",
@@ -50,6 +54,7 @@ class MovesMixin:
         with a dead player (text that killed one of them goes on: the dead take no cards)."""
         if not (a.alive and b.alive):
             return
+        self.table_version += 1
         legs = []
         for loser, gainer in ((a, b), (b, a)):
             hand, loser.hand = loser.hand, []

@@ -46,6 +46,7 @@ class StateMixin:
         """Gain (delta > 0) or lose max hp; hp is cut down to the new max; max hp 0 is death."""
         if not player.alive or delta == 0:
             return
+        self.table_version += 1
         player.max_hp = max(0, player.max_hp + delta)
         player.hp = min(player.hp, player.max_hp)
         verb = "增加" if delta > 0 else "減少"

@@ -44,6 +44,7 @@ class ZonesMixin:
 
     def take_out(self, card: Card) -> tuple[str, Player | None]:
         """Remove a card from wherever it is; return where it was."""
+        self.table_version += 1
         zone, owner = self.zone_of(card)
         if zone == "hand":
             owner.hand.remove(card)
@@ -71,6 +72,7 @@ class ZonesMixin:
         self.move_cards([card], zone, owner, reason, [source] if source is not None else None)
 
     def _place(self, card: Card, zone: str, owner: Player | None) -> None:
+        self.table_version += 1
         if zone not in ("judge", "processing"):
             self.judge_as.pop(card.uid, None)
         if zone == "hand":
@@ -103,6 +105,7 @@ class ZonesMixin:
         self.move_cards(list(cards), "processing", None, reason)
 
     def draw_top(self) -> Card:
+        self.table_version += 1
         if not self.deck:
             if not self.discard_pile:
                 raise GameOver("draw", "牌堆與棄牌堆皆無牌，平局")
@@ -123,6 +126,7 @@ class ZonesMixin:
             for _ in range(max(0, n)):
                 cards.append(self.draw_top())
         except GameOver:
+            self.table_version += 1
             self.deck.extend(reversed(cards))
             raise
         return cards
