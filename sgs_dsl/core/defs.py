@@ -188,16 +188,24 @@ class Skill:
     attached: tuple[AttachDef, ...] = ()  # actions for others
 
 
+EQUIP_TYPES = frozenset({"weapon", "armor", "offense_horse", "defense_horse"})
+
+
+def _forget_modes(kind: CardKind, _attribute: Any, uses: Any) -> Any:
+    kind._modes = None  # the uses changed (the compiler, `like`): mode() reads them afresh
+    return uses
+
+
 @attrs.define(slots=True, eq=False)
 class CardKind:
     name: str
     id: str
-    type: str  # basic / trick / delayed / weapon / armor / offense_horse / defense_horse
+    type: str = attrs.field(on_setattr=attrs.setters.frozen)  # basic / trick / delayed / weapon / armor / ...
     text: str
     span: Span
     nature: str = "normal"
     range: int = 1
-    uses: tuple[UseMode, ...] = ()
+    uses: tuple[UseMode, ...] = attrs.field(default=(), on_setattr=_forget_modes)
     limit: int | None = None
     distance: int | None = None
     choose: tuple[tuple[str, TargetRule, str], ...] = ()  # variable, rule, title
@@ -206,6 +214,13 @@ class CardKind:
     like: CardKind | None = None  # this card is a kind of that one (火殺 is a 殺)
     blocks: dict[str, Fn] = attrs.field(factory=dict)
     skill: Skill | None = None
+    # read at every question: worked out from `type` once (it cannot change), and `uses` by context
+    is_equip: bool = attrs.field(init=False, repr=False)
+    _modes: dict[str, UseMode] | None = attrs.field(init=False, default=None, repr=False)
+
+    @is_equip.default
+    def _is_equip(self) -> bool:
+        return self.type in EQUIP_TYPES
 
     @property
     def rule_name(self) -> str:
@@ -216,18 +231,18 @@ class CardKind:
         return self.name == name or (self.like is not None and self.like.is_a(name))
 
     def mode(self, context: str) -> UseMode | None:
-        for m in self.uses:
-            if m.context == context:
-                return m
-        return None
+        """The first use of the card in `context` (None: it has none there)."""
+        modes = self._modes
+        if modes is None:
+            modes = {}
+            for m in self.uses:
+                modes.setdefault(m.context, m)
+            self._modes = modes
+        return modes.get(context)
 
     @property
     def is_trick(self) -> bool:
         return self.type in ("trick", "delayed")
-
-    @property
-    def is_equip(self) -> bool:
-        return self.type in ("weapon", "armor", "offense_horse", "defense_horse")
 
 
 @attrs.frozen
