@@ -28,7 +28,10 @@ TABLES = (("basic", 5, 60), ("standard", 5, 60), ("standard", 8, 30), ("junzheng
 
 def game_hash(library, ruleset: str, players: int, seed: int) -> str:
     result = play_game(library, ruleset, players, seed, log=True)
-    text = "\n".join(result.log) + f"\n{result.winner} {result.turns} {result.error} {result.violations}"
+    # the windows opened and the skills fired too: a faster path that skips a window must count it
+    fired = sorted(result.fired.items())
+    text = "\n".join(result.log) + (f"\n{result.winner} {result.turns} {result.error} {result.violations}"
+                                    f" {result.windows_opened} {fired}")
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
