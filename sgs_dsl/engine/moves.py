@@ -82,13 +82,19 @@ class MovesMixin:
                     groups.setdefault((loser.seat, lost_from), []).append(card)
         if not groups:
             return
-        n = len(self.players)
-        place, start = self.place_of, self.place_of[self.current.seat]
-        for seat, lost_from in sorted(groups, key=lambda k: ((place[k[0]] - start) % n, k[1])):
-            loser, lost = self.players[seat], groups[seat, lost_from]
+        if len(groups) > 1:  # most moves lose from one player's one zone: nothing to order
+            n = len(self.players)
+            place, start = self.place_of, self.place_of[self.current.seat]
+            groups = {k: groups[k] for k in sorted(groups, key=lambda k: ((place[k[0]] - start) % n, k[1]))}
+        heard = self.tracing or "cards_lost" in (self._listeners if self._listeners is not None else self.listeners())
+        for (seat, lost_from), lost in groups.items():
+            loser = self.players[seat]
             if lost_from == "equip":
                 self._own_lost(loser, lost, reason)
-            self.open_window("cards_lost", {"move": Move(loser, lost_from, lost[0], lost, reason)})
+            if heard:
+                self.open_window("cards_lost", {"move": Move(loser, lost_from, lost[0], lost, reason)})
+            else:  # no one listens: counted as opened, as open_window would
+                self.windows_opened += 1
 
     def _own_lost(self, loser: Player, lost: list[Card], reason: str) -> None:
         """A card's own skill hears the move that takes it out of the equipment area."""

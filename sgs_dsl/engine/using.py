@@ -24,6 +24,7 @@ CONVERT_KEY = "convert:"  # Player.used key prefix: a skill's conversions used t
 # Equipment is used in the play phase on oneself (seed 000 裝備牌): a rule of the game, not of
 # any card's text, so a card that says nothing about its use still has this mode.
 EQUIP_USE = UseMode("play", TargetRule("self", None))
+TARGETING = frozenset({"using", "specifying", "targeted", "after_specify", "after_targeted"})  # _target_windows
 
 
 def use_mode(kind: CardKind, context: str) -> UseMode | None:
@@ -464,6 +465,9 @@ class UsingMixin:
         return {"use": use, "card": use.card, "user": use.user, "responded": use.responded}
 
     def _target_windows(self, use: Use, base: dict[str, Any]) -> None:
+        if not self.tracing and TARGETING.isdisjoint(self._listeners if self._listeners is not None else self.listeners()):
+            self.windows_opened += 1 + 4 * len(use.targets)  # none of them heard: each counted as opened
+            return
         if not self.skip_window("using"):
             self.open_window("using", {**base, "target": None})
         for window in ("specifying", "targeted", "after_specify", "after_targeted"):
