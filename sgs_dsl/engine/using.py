@@ -3,6 +3,7 @@ the use process window by window, counters (無懈可擊-like cards), asking for
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..core.defs import CardKind, Ctx, Skill, TargetRule, UseMode
@@ -555,8 +556,9 @@ class UsingMixin:
     def _counter_round(self, use: Use) -> bool:
         """One round of asking in seat order; True when someone used a counter."""
         question = f"是否抵消其對{use.current.label()}的效果？" if use.current else "是否抵消其效果？"
+        may_counter = self._may_counter()  # the tables it reads are the round's: a counter used ends it
         for p in self.seat_order():
-            if not self._may_counter(p):
+            if not may_counter(p):
                 continue
             options = [Option(f"使用{label}", (kind, subcards))
                        for label, kind, subcards in self.castable(p, "counter")
@@ -572,17 +574,25 @@ class UsingMixin:
                 return True  # a void counter (質疑) leaves the others still to be asked
         return False
 
-    def _may_counter(self, p: Player) -> bool:
-        """castable(p, "counter") may yield something. In its usual case (no prohibit about
-        using or answering, p's cards read as printed) that needs a hand card of a kind with
-        a counter use or a skill with a conversion, so p, holding neither, is not asked."""
-        if self.may_forbid("counter") or p.seat in self.filter_table():
-            return True  # castable's slow path decides
-        converts = self._converts.get(p.seat)
-        if converts is None:  # all of p's skills: a superset of those on offer now
-            converts = self._converts[p.seat] = any(s.view_as for s in self.skills_of(p, suppressed=True))
+    def _may_counter(self) -> Callable[[Player], bool]:
+        """A test of whether castable(p, "counter") may yield something, for the players of one
+        round of asking (the tables are read once). In castable's usual case (no prohibit about
+        using or answering, p's cards read as printed) that needs a hand card of a kind with a
+        counter use or a skill with a conversion, so p, holding neither, is not asked."""
+        if self.may_forbid("counter"):
+            return lambda p: True  # castable's slow path decides
+        filtered = self.filter_table()
+        converts = self._converts
         usable = self.usable_kinds("counter")
-        return converts or any(c.kind in usable for c in p.hand)
+
+        def may_counter(p: Player) -> bool:
+            if p.seat in filtered:
+                return True  # castable's slow path decides
+            converting = converts.get(p.seat)
+            if converting is None:  # all of p's skills: a superset of those on offer now
+                converting = converts[p.seat] = any(s.view_as for s in self.skills_of(p, suppressed=True))
+            return converting or any(c.kind in usable for c in p.hand)
+        return may_counter
 
     def equip(self, user: Player, card: UsedCard) -> None:
         real = card.subcards[0]
