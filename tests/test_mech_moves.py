@@ -88,6 +88,7 @@ def test_the_window_carries_every_card_lost(library):
     seen = []
     game = make_table(library, seats=[dict(role="lord", hand=["殺 ♠7", "閃 ♦2"]), dict()])
     game.open_window = lambda window, variables: seen.append(specs(variables["move"].cards))
+    game.tracing = True  # a window nobody hears is only counted (no payload is built) unless traced
     game.to_discard(list(game.players[0].hand), "discard")
     assert seen == [["殺 ♠7", "閃 ♦2"]]
 

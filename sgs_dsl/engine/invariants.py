@@ -55,7 +55,7 @@ class Invariants:
     deck_ref_len: int
     deck_size: int  # the deck's size at the last free time
     living: int
-    version: int = -1  # the table's version (`Game.table_version`) at the last look
+    seen: tuple = ()  # the table's version (`Game.table_version`) and the shared zones' sizes at the last look
     waived: frozenset[str] = frozenset()  # problems the table was set up with (rulings only)
 
     @classmethod
@@ -74,9 +74,10 @@ class Invariants:
     def at_free_time(self) -> None:
         """Raise InvariantBroken when the table is wrong; costs a few counts when it is right."""
         g = self.game
-        if g.table_version == self.version:  # nothing moved and no hp changed since the last look
+        seen = (g.table_version, len(g.deck), len(g.discard_pile), len(g.processing))
+        if seen == self.seen:  # nothing moved and no hp changed since the last look
             return
-        self.version = g.table_version
+        self.seen = seen
         count = len(g.deck) + len(g.discard_pile) + len(g.processing)
         returned = g.returned_to_deck  # cards a move put on the deck (top or bottom)
         suspect = bool(g.processing) or (g.deck is self.deck and len(g.deck) > self.deck_size + returned)
