@@ -71,7 +71,7 @@ SKILL = 'skill 例 li "測試" {{\n  active {{ {call} }}\n}}\n'
     ("procedure 補(p: player) { let p = 1; }", "補(you);", 1, "'p' is already a variable here", ""),
     ("define 值(p: player): int = p;", "draw(you, 值(you));", 1, "'值' is declared to give int, but this is player",
      "change the declared type"),
-    ("define 選(p: player): player = choose_player(p, [p]);", "draw(選(you), 1);", 1,
+    ("define 選(p: player): player = [p][1];", "draw(選(you), 1);", 1,
      "declared to give player, but this is player?", "cannot be declared as one that is never none"),
     ("define 值(p: player): int = p.hp;", "draw(you, 值(3));", 3, "'值' needs p: player, found int", "值(p: player): int"),
 ])

@@ -490,7 +490,11 @@ class Compiler:
 
     # ------------------------------------------------------------ statements
     def block(self, body: tuple, scope: Scope) -> Callable[[Ctx], int | None]:
-        steps = tuple(self.stmt(s, scope) for s in body)
+        outer, scope.acting = scope.acting, True  # a caller may read in this scope after the block
+        try:
+            steps = tuple(self.stmt(s, scope) for s in body)
+        finally:
+            scope.acting = outer
         spans = tuple(s.span for s in body)
         n = len(steps)
 
@@ -846,6 +850,8 @@ class Compiler:
         builtin = schema.BUILTINS.get(name)
         if builtin is None:  # min, max, ...; a procedure; or an unknown name
             return expressions.call(self, c, scope)
+        if name not in schema.READS and not scope.may_act():
+            soundness.acts_in_a_read(self, c, "an effect")
         if builtin.needs and scope.lookup(builtin.needs) is None:
             self.error(c.name.span, f"'{name}' only works where '{builtin.needs}' is known "
                        f"(a trigger on the `{builtin.needs}` window)")

@@ -107,6 +107,8 @@ def compile_all(comp: Compiler, defs: list[Definition]) -> None:
 def call(comp: Compiler, c: ast.Call, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
 
     proc = comp.procedures[c.name.text]
+    if proc.returns == "none" and not scope.may_act():
+        soundness.acts_in_a_read(comp, c, "a procedure")
     if c.kwargs:
         comp.error(c.kwargs[0][0].span, f"'{proc.name}' takes no options", proc.signature())
         return const(None), proc.returns

@@ -483,3 +483,16 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the player looks at the cards (觀看: another's hand cards, for one): only they see them; "
             "the log names the cards"),
 )}
+
+# The builtins that only read the game: the only ones a condition, a target rule, a modifier's
+# value or a definition may call (compiler.Compiler.call). Every other builtin acts (asks a
+# player, moves a card, changes hp or state), and may only be called in a block's statements.
+READS = frozenset({
+    "in_range", "opposite_gender", "distance", "count", "attack_range", "count_in_range", "uses_last_hand",
+    "others", "players", "cards_of", "current", "in_processing", "in_discard_pile", "need", "can_target",
+    "can_use", "can_redirect", "marks", "count_this_turn", "recall", "recall_game", "current_phase", "spent",
+    "times_used", "unused_heroes", "can_point_fight", "fight_card", "pile", "history", "damage_history",
+    "kingdom_known", "same_kingdom", "kingdom_players", "kingdom_size", "revealed", "head", "deputy",
+    "hidden_generals",
+})
+assert READS <= set(BUILTINS), sorted(READS - set(BUILTINS))

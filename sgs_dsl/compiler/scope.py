@@ -16,6 +16,12 @@ class Scope:
         self.parent = parent
         self.loop = loop or (parent.loop if parent else False)
         self.lets: set[str] = set()  # the names a `let` defined here: `set NAME = ...` may change them
+        # inside a block's statements (Compiler.block): text may act there. Everywhere else (a
+        # condition, a target rule, a modifier's value, a definition) it only reads the table
+        self.acting = False
+
+    def may_act(self) -> bool:
+        return self.acting or (self.parent is not None and self.parent.may_act())
 
     def is_let(self, name: str) -> bool:
         return name in self.lets or (self.parent is not None and self.parent.is_let(name))

@@ -189,6 +189,17 @@ def narrow_after(scope, s: ast.If, yes: list[str], no: list[str]) -> None:
 
 # ---------------------------------------------------------------- conditions, `or`, `==`
 
+def acts_in_a_read(c, call, what: str) -> None:
+    """An effect called where text only reads: a condition, a target rule, a modifier's value or a
+    definition is worked out whenever the engine needs it (listing the options of a question,
+    polling a window, more than once), so what it did would happen at no moment of the rules."""
+    name = call.name.text
+    c.error(call.name.span, f"'{name}' is {what}: it acts on the game, and this text only reads it "
+            "(a condition, a target rule, a modifier's value or a definition is worked out whenever "
+            "the engine needs to know, perhaps many times)",
+            f"act in a block instead: `{{ if {name}(...) {{ ... }} }}`; a definition that acts is a procedure")
+
+
 def check_condition(c, e, t: str) -> None:
     """A condition is true or false: `when you` or `if 5` says nothing the reader can trust."""
     if t not in ("bool", "any"):
