@@ -53,7 +53,7 @@ def test_a_definition_may_not_act_and_a_procedure_may_not_be_called_to_read(tmp_
     "  on damaged when damage.target == you { if ask_use(you, 閃) { draw(you, 1); } }",
     "  active once { let t = choose_player(you, others(you)); if t != none and confirm(t, \"是否摸牌？\") { draw(t, 1); } }",
     "  on phase_start when phase.player == you { repeat count(choose_players(you, others(you), min: 0, max: 1)) { draw(you, 1); } }",
-    "  modify attack_range += count_in_range(you) when in_range(you, current()) and marks(you, \"標\") > 0;",
+    "  modify attack_range += count_in_range(you) when in_range(you, current()) and marks(you, \"酒\") > 0;",
 ])
 def test_the_same_effects_in_a_block_and_reads_in_a_condition_are_accepted(tmp_path, body):
     assert check(tmp_path, body) == []
@@ -96,3 +96,4 @@ def test_every_reading_builtin_leaves_the_game_as_it_was(monkeypatch, ruleset, p
     finally:
         load_library.cache_clear()
     assert len(called) >= 5, sorted(called)  # the library's texts do read through them
+

@@ -90,6 +90,9 @@ class Compiler:
         self.last_state: state_check.State | None = None
         self.name_refs: list[tuple[str, str, Span]] = []
         self.damage_vars: set[str] = set()
+        # the marks text sets (`mark(p, "NAME", n)`) and reads (`marks(p, "NAME")`), by name
+        self.marks_set: set[str] = set()
+        self.marks_read: list[tuple[str, Span]] = []
         self.procedures: dict[str, procedures.Procedure] = {}  # procedures and definitions, by name
 
     # ------------------------------------------------------------ diagnostics
@@ -163,6 +166,7 @@ class Compiler:
         kind.choose = tuple(choose)
         kind.blocks = blocks
         self.states = {}
+        self._card_meaning(node, kind)
         if skill_members and not kind.is_equip:
             for m in skill_members:
                 if not isinstance(m, (ast.Trigger, ast.StateDecl, ast.Prop)):
@@ -180,6 +184,24 @@ class Compiler:
         if kind.type in ("basic", "trick", "delayed") and not has_use:
             self.error(node.name.span, f"card '{kind.name}' has no `use` clause", "say when it can be used: `use play: one other;`")
         self.use_vars = set()
+
+    def _card_meaning(self, node: ast.CardDef, kind: CardKind) -> None:
+        """What a card says that its type or its uses would leave without effect."""
+        if kind.is_equip:  # equipment is put into play, not resolved: it acts through its skill
+            for m in node.members:
+                if isinstance(m, ast.Block):
+                    self.error(m.name.span, f"equipment is not resolved: its `{m.name.text}` block would never run",
+                               "equipment acts through what it carries: `on WINDOW { ... }`, `modify ...`")
+        if kind.like is not None and not kind.uses:
+            return  # its uses are the card's it is like
+        props = {m.name.text: m for m in node.members if isinstance(m, ast.Prop)}
+        if "limit" in props and not kind.is_equip and not any(u.context == "play" for u in kind.uses):
+            self.error(props["limit"].span, "'limit' counts uses in the play phase, and this card has no `use play`",
+                       "give it a `use play: ...` clause, or drop the limit")
+        singles = ("one", "one_other")
+        if "targets" in props and not any(u.target is not None and u.target.kind in singles for u in kind.uses):
+            self.error(props["targets"].span, "'targets' adds to a use on one target, and this card has none",
+                       "it fits a use of `one` or `one other` target (`use play: one other;`)")
 
     def card_prop(self, m: ast.Prop, kind: CardKind) -> None:
         name = m.name.text
@@ -267,6 +289,7 @@ class Compiler:
         attached = []  # issue 10: actions for others
         # states, tags, and the values set on a use or a damage are readable
         self.states = states if states is not None else state_check.declare(self, name, members)
+        misreads.unused_states(self, members)
         state_check.check_tags(self, tags, members)
         outer_use, outer_damage = self.use_vars, self.damage_vars
         self.use_vars = outer_use | _set_names(members, "use")
@@ -490,6 +513,7 @@ class Compiler:
 
     # ------------------------------------------------------------ statements
     def block(self, body: tuple, scope: Scope) -> Callable[[Ctx], int | None]:
+        soundness.unreachable(self, body)
         outer, scope.acting = scope.acting, True  # a caller may read in this scope after the block
         try:
             steps = tuple(self.stmt(s, scope) for s in body)
@@ -892,6 +916,14 @@ class Compiler:
         return _guarded(impl, tuple(args), tuple(kwargs.items()), counted, c.span), returns
 
     # ------------------------------------------------------------ what a few calls settle when compiled
+    def _mark_rule(self, c: ast.Call, kwargs: dict, scope: Scope) -> None:
+        key = c.args[1] if len(c.args) > 1 else None
+        if isinstance(key, ast.Str):  # a name computed at run time is not checked
+            if c.name.text == "mark":
+                self.marks_set.add(key.value)
+            else:
+                self.marks_read.append((key.value, key.span))
+
     def _confirm_rule(self, c: ast.Call, kwargs: dict, scope: Scope) -> None:
         kwargs.update(self.confirm_labels(c))
 
@@ -1007,6 +1039,8 @@ CALL_RULES: dict[str, Callable[[Compiler, ast.Call, dict, Scope], None]] = {
     "history": Compiler._history_rule,
     "damage_history": Compiler._history_rule,
     "damage": Compiler._damage_card_rule,
+    "mark": Compiler._mark_rule,
+    "marks": Compiler._mark_rule,
 }
 
 

@@ -194,6 +194,7 @@ class _Builder:
         heroes = self.heroes(skills)
         generals = self.generals(skills)
         state_check.check_names(self.c, skills, heroes)  # skills and heroes named by text
+        state_check.check_marks(self.c)  # marks read by a name some text sets
         decks = self.decks()
         rulesets = self.rulesets(decks, heroes, {g.package for g in generals.values()})
         granted = {s.name for ptype, name, _ in self.c.granted
@@ -326,6 +327,8 @@ class _Builder:
                 self.c.error(v.span, f"unknown skill '{_show(v)}'",
                              did_you_mean(getattr(v, "text", ""), known)
                              or f"define it first: `skill {_show(v)} some_id {{ ... }}`")
+            elif s in found:  # it would be had twice: each trigger firing twice
+                self.c.error(v.span, f"the skill '{s.name}' is listed twice", "list each skill once")
             else:
                 found.append(s)
         return tuple(found)
@@ -382,6 +385,8 @@ class _Builder:
                         if name not in decks:
                             self.c.error(v.span, f"unknown deck '{_show(v)}'",
                                          did_you_mean(str(name), decks) or "decks: " + ", ".join(decks))
+                        elif name in deck_names:  # its cards would be dealt twice over
+                            self.c.error(v.span, f"the deck '{name}' is named twice", "name each deck once")
                         else:
                             deck_names.append(name)
                 elif key == "heroes":
@@ -392,6 +397,8 @@ class _Builder:
                                          did_you_mean(str(name), packages)
                                          or ("packages: " + ", ".join(packages) if packages else "no hero files loaded")
                                          + " (a package is the name of a hero file: heroes/standard.sgs is 'standard')")
+                        elif name in hero_packages:  # its heroes would be in the pool twice, for two seats
+                            self.c.error(v.span, f"the hero package '{name}' is named twice", "name each package once")
                         else:
                             hero_packages.append(name)
                 elif key == "lords" and spec is not None and spec.option("lords") is not None:

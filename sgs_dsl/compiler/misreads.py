@@ -110,6 +110,17 @@ def unused_lets(c: Any, body) -> None:
                    "use it, or drop the `let` (is a later use of it misspelt?)")
 
 
+def unused_states(c: Any, members: tuple) -> None:
+    """A `state` the skill never names (no `remember` or `recall` of it): a declaration that does
+    nothing, or a misspelt name at its uses (a warning: the text still loads)."""
+    named = {node.value for m in members if not isinstance(m, ast.StateDecl)
+             for node in _nodes(m) if isinstance(node, ast.Str)}
+    for m in members:
+        if isinstance(m, ast.StateDecl) and m.name.text not in named:
+            c.warn(m.name.span, f"the state '{m.name.text}' is never remembered or recalled",
+                   f'use it (`remember(you, "{m.name.text}", VALUE)`, `recall(you, "{m.name.text}")`), or drop it')
+
+
 def _nodes(node):
     """Every AST node under `node` (a tuple of statements, a statement, an expression)."""
     if isinstance(node, tuple):

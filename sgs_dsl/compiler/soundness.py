@@ -173,6 +173,29 @@ def exits(body) -> bool:
     return bool(body) and isinstance(body[-1], (ast.Stop, ast.Break))
 
 
+def always_leaves(s) -> bool:
+    """The statement leaves its block every time: `stop;`, `break;`, or an `if` whose branches
+    both always leave."""
+    if isinstance(s, (ast.Stop, ast.Break)):
+        return True
+    return isinstance(s, ast.If) and exits_always(s.body) and exits_always(s.orelse)
+
+
+def exits_always(body) -> bool:
+    return any(always_leaves(s) for s in body)
+
+
+def unreachable(c, body) -> None:
+    """A statement after one that always leaves the block would never run."""
+    for before, after in zip(body, body[1:], strict=False):
+        if always_leaves(before):
+            what = "`stop;`" if isinstance(before, ast.Stop) else "`break;`" if isinstance(before, ast.Break) \
+                else "the `if` before it (both of its branches leave)"
+            c.error(after.span, f"this statement is never run: {what} leaves the block first",
+                    "remove it, or move the leaving statement into an `if`")
+            return
+
+
 def guard_hint(e) -> str:
     """How to guard a value that may be none, written with the value's own text."""
     path = path_of(e) or "X"

@@ -64,18 +64,22 @@ def declare(c: Any, skill: str, members: tuple) -> dict[str, State]:
 
 
 def check_tags(c: Any, tags: tuple[str, ...], members: tuple) -> None:
-    """A wake skill fires by itself: its triggers cannot be optional, and it has no action."""
-    if "wake" not in tags:
+    """A wake skill (覺醒技) or a locked skill (鎖定技) acts by itself: its triggers cannot be
+    optional, it has no play-phase action, and (locked) no conversion the player chooses."""
+    kind = "wake skill (覺醒技)" if "wake" in tags else "locked skill (鎖定技)" if "locked" in tags else None
+    if kind is None:
         return
     for m in members:
         if isinstance(m, ast.Trigger):
             for tag in m.tags:
                 if tag.text == "optional":
-                    c.error(tag.span, "a wake skill (覺醒技) fires by itself when its condition holds",
-                            "leave out `optional`")
+                    c.error(tag.span, f"a {kind} fires by itself when its condition holds", "leave out `optional`")
         elif isinstance(m, ast.Active):
-            c.error(m.span, "a wake skill (覺醒技) fires by itself: it has no play-phase action",
+            c.error(m.span, f"a {kind} fires by itself: it has no play-phase action",
                     "write it as a trigger: `on WINDOW when CONDITION { ... }`")
+        elif isinstance(m, ast.ViewAs) and kind.startswith("locked"):
+            c.error(m.span, "a locked skill (鎖定技) is not chosen: its cards cannot be converted at the player's will",
+                    "cards that always count as others are a `filter`; or leave out `locked`")
 
 
 def argument(c: Any, a: Any, ptype: str, scope: Any) -> Callable[[Ctx], Any]:
@@ -159,6 +163,15 @@ def check_names(c: Any, skills: dict[str, Any], heroes: dict[str, Any]) -> None:
             c.error(span, f"unknown {ptype} '{name}'", did_you_mean(name, known) or f"no {ptype} of the library is named so")
     c.granted = list(c.name_refs)  # the skills text may grant at run time (the library keeps them)
     c.name_refs.clear()
+
+
+def check_marks(c: Any) -> None:
+    """Every mark text reads by name is one some text of the library sets: a name no `mark`
+    sets (a misspelling, most often) would read 0 forever."""
+    for name, span in c.marks_read:
+        if name not in c.marks_set:
+            c.error(span, f"no text of the library sets the mark '{name}': marks(...) would always be 0",
+                    did_you_mean(name, sorted(c.marks_set)) or f'set it with `mark(PLAYER, "{name}", N)`')
 
 
 def returns(c: Any, name: str, call: Any, default: str) -> str:

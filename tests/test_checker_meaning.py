@@ -1,0 +1,93 @@
+"""Text the checker refuses because it would load and mean nothing, or something else than it
+says: a mark read by a name no text of the library sets (it would read 0 forever), a locked
+skill (鎖定技) with a part the player chooses (an optional trigger, an action, a conversion), a
+statement after one that always leaves its block (it would never run), a skill listed twice on
+a hero (its triggers would fire twice), a deck or hero package named twice in a ruleset, a card
+property or block that the card's type or uses leave without effect; and, as a warning, a state
+the skill never names."""
+
+from __future__ import annotations
+
+import pytest
+from checking import assert_located, check, check_text
+
+from sgs_dsl.compiler.library import check_paths
+
+
+def test_a_mark_read_by_a_name_no_text_sets_is_a_located_error(tmp_path):
+    body = '  modify attack_range += marks(you, "酒意");'
+    assert_located(check(tmp_path, body), body, "no text of the library sets the mark '酒意'", "did you mean '酒'?")
+    body = '  modify attack_range += marks(you, "醉");'
+    assert_located(check(tmp_path, body), body, "marks(...) would always be 0", 'set it with `mark(PLAYER, "醉", N)`')
+
+
+def test_a_mark_set_anywhere_in_the_library_may_be_read(tmp_path):
+    assert check(tmp_path, '  modify attack_range += marks(you, "酒");') == []  # the 酒 card sets it
+    setter = '  on phase_start when phase.player == you { mark(you, "醉", 1, until: "turn"); }'
+    assert check(tmp_path, setter + '\n  modify attack_range += marks(you, "醉");') == []
+
+
+@pytest.mark.parametrize("body, message", [
+    ("  on damaged optional when damage.target == you { draw(you, 1); }",
+     "a locked skill (鎖定技) fires by itself when its condition holds"),
+    ("  active once { draw(you, 1); }", "a locked skill (鎖定技) fires by itself: it has no play-phase action"),
+    ("  view_as 殺 from 1 red in hand;", "a locked skill (鎖定技) is not chosen"),
+])
+def test_a_locked_skill_has_nothing_the_player_chooses(tmp_path, body, message):
+    text = f'skill 例 li locked "測試" {{\n{body}\n}}\n'
+    (first, *_) = check_text(tmp_path, text)
+    assert message in first.message and first.span.line == 2, first.render()
+
+
+@pytest.mark.parametrize("body, what", [
+    ('  on damaged when damage.target == you { stop; draw(you, 1); }', "`stop;` leaves the block first"),
+    ('  active once { for p in others(you) { break; draw(p, 1); } }', "`break;` leaves the block first"),
+    ('  active once { if you.hp > 1 { stop; } else { stop; } draw(you, 1); }',
+     "the `if` before it (both of its branches leave)"),
+])
+def test_a_statement_after_one_that_always_leaves_is_a_located_error(tmp_path, body, what):
+    found = check(tmp_path, body)
+    assert found and f"this statement is never run: {what}" in found[0].message, [d.message for d in found]
+    assert "move the leaving statement into an `if`" in found[0].hint
+
+
+def test_a_leaving_statement_inside_an_if_leaves_what_follows_reachable(tmp_path):
+    assert check(tmp_path, '  active once { if you.hp > 1 { stop; } draw(you, 1); }') == []
+    assert check(tmp_path, '  active once { for p in others(you) { if p.hp > 1 { break; } draw(p, 1); } }') == []
+
+
+def test_a_state_never_named_is_a_located_warning_that_does_not_stop_the_load(tmp_path):
+    path = tmp_path / "state.sgs"
+    path.write_text('skill 例 li "測試" {\n  state 計: int until turn;\n  state 用: int until turn;\n'
+                    '  active once { remember(you, "用", 1); draw(you, 1); }\n}\n', encoding="utf-8")
+    assert check_paths([path]) == []  # it loads
+    (warning,) = check_paths([path], warnings=True)
+    assert (warning.severity, warning.span.line, warning.span.column) == ("warning", 2, 9)
+    assert "the state '計' is never remembered or recalled" in warning.message
+
+
+def test_a_skill_listed_twice_on_a_hero_is_a_located_error(tmp_path):
+    text = ('skill 例 li "測試" {\n  on damaged when damage.target == you { draw(you, 1); }\n}\n'
+            'hero 試 shi { kingdom 魏; gender male; hp 4; skills 例, li; }\n')  # its name, then its id
+    (first, *_) = check_text(tmp_path, text)
+    assert "the skill '例' is listed twice" in first.message and (first.span.line, first.span.column) == (4, 54)
+
+
+def test_a_deck_or_hero_package_named_twice_in_a_ruleset_is_a_located_error(tmp_path):
+    text = 'ruleset 試局 "測試" {\n  mode identity;\n  decks standard, ex, standard;\n  heroes standard, standard;\n}\n'
+    found = check_text(tmp_path, text)
+    assert [(d.message, d.span.line, d.span.column) for d in found] == [
+        ("the deck 'standard' is named twice", 3, 23), ("the hero package 'standard' is named twice", 4, 20)]
+
+
+@pytest.mark.parametrize("text, message, where", [
+    ('card 試 shi basic "測試" {\n  use respond;\n  limit 1;\n  effect { cancel(responded); }\n}\n',
+     "'limit' counts uses in the play phase, and this card has no `use play`", (3, 3)),
+    ('card 試 shi trick "測試" {\n  use play: all others;\n  targets 2;\n  effect { damage(target, 1); }\n}\n',
+     "'targets' adds to a use on one target, and this card has none", (3, 3)),
+    ('card 試 shi weapon "測試" {\n  range 3;\n  effect { draw(user, 1); }\n}\n',
+     "equipment is not resolved: its `effect` block would never run", (3, 3)),
+])
+def test_a_card_property_or_block_its_type_or_uses_leave_without_effect_is_an_error(tmp_path, text, message, where):
+    (first, *_) = check_text(tmp_path, text)
+    assert message in first.message and (first.span.line, first.span.column) == where, first.render()
