@@ -3,8 +3,8 @@ says: a mark read by a name no text of the library sets (it would read 0 forever
 skill (鎖定技) with a part the player chooses (an optional trigger, an action, a conversion), a
 statement after one that always leaves its block (it would never run), a skill listed twice on
 a hero (its triggers would fire twice), a deck or hero package named twice in a ruleset, a card
-property or block that the card's type or uses leave without effect; and, as a warning, a state
-the skill never names."""
+property or block that the card's type or uses leave without effect, a second `active` in one
+skill (offered under the same name); and, as a warning, a state the skill never names."""
 
 from __future__ import annotations
 
@@ -91,3 +91,9 @@ def test_a_deck_or_hero_package_named_twice_in_a_ruleset_is_a_located_error(tmp_
 def test_a_card_property_or_block_its_type_or_uses_leave_without_effect_is_an_error(tmp_path, text, message, where):
     (first, *_) = check_text(tmp_path, text)
     assert message in first.message and (first.span.line, first.span.column) == where, first.render()
+
+
+def test_a_second_active_in_one_skill_is_a_located_error(tmp_path):
+    body = "  active once { draw(you, 1); }\n  active once { draw(you, 2); }"
+    (first, *_) = check(tmp_path, body)
+    assert "a skill has one `active`" in first.message and first.span.line == 3 and "choose_option" in first.hint

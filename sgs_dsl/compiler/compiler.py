@@ -309,6 +309,9 @@ class Compiler:
                 if va is not None:
                     view_as.append(va)
             elif isinstance(m, ast.Active):
+                if actives:  # both would be offered as 發動【skill】, one `once` between them
+                    self.error(m.span, "a skill has one `active`: a second would be offered under the same name",
+                               "choose inside the one body (`choose_option`), or make it a skill of its own")
                 actives.append(self.active(m, name))
             elif isinstance(m, ast.Forbid):
                 f = self.forbid(m)
