@@ -4,7 +4,8 @@ skill (鎖定技) with a part the player chooses (an optional trigger, an action
 statement after one that always leaves its block (it would never run), a skill listed twice on
 a hero (its triggers would fire twice), a deck or hero package named twice in a ruleset, a card
 property or block that the card's type or uses leave without effect, a second `active` in one
-skill (offered under the same name); and, as a warning, a state the skill never names."""
+skill (offered under the same name), a `choose_option` result compared with a label it never
+offers (always false); and, as a warning, a state the skill never names."""
 
 from __future__ import annotations
 
@@ -97,3 +98,16 @@ def test_a_second_active_in_one_skill_is_a_located_error(tmp_path):
     body = "  active once { draw(you, 1); }\n  active once { draw(you, 2); }"
     (first, *_) = check(tmp_path, body)
     assert "a skill has one `active`" in first.message and first.span.line == 3 and "choose_option" in first.hint
+
+
+def test_a_choice_compared_with_a_label_it_never_offers_is_a_located_error(tmp_path):
+    body = ('  active once { let c = choose_option(you, ["摸一張牌", "回復"]); '
+            'if c == "摸兩張牌" { draw(you, 2); } if c == "回復" { draw(you, 1); } }')
+    (first, *rest) = check(tmp_path, body)
+    assert "'c' is never '摸兩張牌': it holds one of the options 摸一張牌、回復" in first.message and not rest
+
+
+def test_a_choice_set_to_another_value_anywhere_in_its_block_is_not_bound_by_its_labels(tmp_path):
+    body = ('  active once { let c = choose_option(you, ["摸一張牌", "回復"]); '
+            'repeat 2 { if c == "摸兩張牌" { draw(you, 2); } set c = "摸兩張牌"; } }')
+    assert check(tmp_path, body) == []

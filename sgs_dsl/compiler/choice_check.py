@@ -68,3 +68,22 @@ def check_offers(c: Any, call: ast.Call) -> None:
     if isinstance(offer, ast.ListLit) and isinstance(labels, ast.ListLit) and len(offer.items) != len(labels.items):
         c.error(offer.span, f"'offer:' gives {len(offer.items)} conditions for {len(labels.items)} options",
                 "one condition per option, in the same order; `true` for one always offered")
+
+
+def labels_chosen(value: Any) -> tuple[str, ...] | None:
+    """The labels a `let` of `choose_option(p, ["A", "B"])` can hold, when written out."""
+    if not (isinstance(value, ast.Call) and value.name.text == "choose_option" and len(value.args) > 1):
+        return None
+    items = value.args[1].items if isinstance(value.args[1], ast.ListLit) else ()
+    return tuple(i.value for i in items) if items and all(isinstance(i, ast.Str) for i in items) else None
+
+
+def check_label(c: Any, e: ast.Compare, scope: Any) -> None:
+    """`c == "TEXT"` where c holds one of a `choose_option`'s labels and TEXT is none of them:
+    always false (a label misspelt, or changed on one side only)."""
+    for var, text in ((e.left, e.right), (e.right, e.left)):
+        if isinstance(var, ast.Var) and isinstance(text, ast.Str):
+            labels = scope.options_of(var.name)
+            if labels is not None and text.value not in labels:
+                c.error(text.span, f"'{var.name}' is never '{text.value}': it holds one of the options "
+                        + "、".join(labels), did_you_mean(text.value, labels) or "compare it with one of the labels offered")

@@ -518,10 +518,11 @@ class Compiler:
     def block(self, body: tuple, scope: Scope) -> Callable[[Ctx], int | None]:
         soundness.unreachable(self, body)
         outer, scope.acting = scope.acting, True  # a caller may read in this scope after the block
+        outer_body, scope.block_body = scope.block_body, body
         try:
             steps = tuple(self.stmt(s, scope) for s in body)
         finally:
-            scope.acting = outer
+            scope.acting, scope.block_body = outer, outer_body
         spans = tuple(s.span for s in body)
         n = len(steps)
 
@@ -553,6 +554,8 @@ class Compiler:
             scope.vars[s.name.text] = t
             scope.lets.add(s.name.text)
             name = s.name.text
+            if not any(len(x.path) == 1 and x.path[0].text == name for x in _sets_in(scope.block_body)):
+                scope.options[name] = choice_check.labels_chosen(s.value)  # never `set`: it holds a label
 
             def let(ctx: Ctx) -> None:
                 ctx.vars[name] = value(ctx)
@@ -770,6 +773,7 @@ class Compiler:
             right = state_check.literal(self, e.right, lt) or right
             if e.op in ("==", "!="):
                 soundness.check_equal(self, e, lt, rt)
+                choice_check.check_label(self, e, scope)
                 identity = any(schema.base_type(t) in ("player", "card", "use") or t == "none" for t in (lt, rt))
                 op = _COMPARE[e.op] if identity else (operator.eq if e.op == "==" else operator.ne)
             else:
@@ -1148,22 +1152,21 @@ def _set_names(members, head: str) -> set[str]:
 
 
 def _walk_sets(members) -> list[ast.Set]:
+    """The `set` statements of the members' blocks and triggers, at any depth."""
+    return [x for m in members if isinstance(m, (ast.Block, ast.Trigger)) for x in _sets_in(m.body)]
+
+
+def _sets_in(stmts) -> list[ast.Set]:
+    """The `set` statements among these statements, at any depth."""
     found: list[ast.Set] = []
-
-    def walk(stmts) -> None:
-        for s in stmts:
-            if isinstance(s, ast.Set):
-                found.append(s)
-            for attr in ("body", "orelse"):
-                inner = getattr(s, attr, None)
-                if inner:
-                    walk(inner)
-
-    for m in members:
-        if isinstance(m, (ast.Block, ast.Trigger)):
-            walk(m.body)
+    for s in stmts:
+        if isinstance(s, ast.Set):
+            found.append(s)
+        for attr in ("body", "orelse"):
+            inner = getattr(s, attr, None)
+            if inner:
+                found += _sets_in(inner)
     return found
-
 
 
 # builtins that read the card of the context without naming it (in_range reads it only for a

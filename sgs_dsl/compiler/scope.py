@@ -19,6 +19,14 @@ class Scope:
         # inside a block's statements (Compiler.block): text may act there. Everywhere else (a
         # condition, a target rule, a modifier's value, a definition) it only reads the table
         self.acting = False
+        # `let c = choose_option(p, ["A", "B"])`: the labels c can be (None once `set` changes it)
+        self.options: dict[str, tuple[str, ...] | None] = {}
+        self.block_body: tuple = ()  # the statements of the block being compiled in this scope
+
+    def options_of(self, name: str) -> tuple[str, ...] | None:
+        if name in self.options:
+            return self.options[name]
+        return self.parent.options_of(name) if self.parent else None
 
     def may_act(self) -> bool:
         return self.acting or (self.parent is not None and self.parent.may_act())
