@@ -5,14 +5,19 @@ statement after one that always leaves its block (it would never run), a skill l
 a hero (its triggers would fire twice), a deck or hero package named twice in a ruleset, a card
 property or block that the card's type or uses leave without effect, a second `active` in one
 skill (offered under the same name), a `choose_option` result compared with a label it never
-offers (always false); and, as a warning, a state the skill never names."""
+offers (always false), a nature compared with a misspelt name (natures read in either script,
+like phase names); and, as a warning, a state the skill never names."""
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import pytest
 from checking import assert_located, check, check_text
 
-from sgs_dsl.compiler.library import check_paths
+from sgs_dsl.compiler.library import check_paths, load_library
+from sgs_dsl.core.defs import Ctx
+from sgs_dsl.core.model import Budget
 
 
 def test_a_mark_read_by_a_name_no_text_sets_is_a_located_error(tmp_path):
@@ -111,3 +116,24 @@ def test_a_choice_set_to_another_value_anywhere_in_its_block_is_not_bound_by_its
     body = ('  active once { let c = choose_option(you, ["摸一張牌", "回復"]); '
             'repeat 2 { if c == "摸兩張牌" { draw(you, 2); } set c = "摸兩張牌"; } }')
     assert check(tmp_path, body) == []
+
+
+def test_a_nature_is_named_in_either_script_and_checked(tmp_path):
+    """`damage.nature == "火"` compared the English name with the Chinese one, always false;
+    natures are now read like phase names: either script, and a misspelling is an error."""
+    body = '  on damaged when damage.nature == "fier" { draw(you, 1); }'
+    assert_located(check(tmp_path, body), body, "'fier' is not a nature", "did you mean 'fire'?")
+    path = tmp_path / "natures.sgs"
+    path.write_text('skill 例 li "測試" {\n  on damaged when damage.nature == "火" { draw(you, 1); }\n'
+                    '  on causing_damage when damage.source == you { set damage.nature = "雷"; }\n}\n', encoding="utf-8")
+    assert check_paths([path]) == []
+    skill = load_library([path]).skills["例"]
+    (fire,) = skill.triggers["damaged"]
+    seen = Ctx(None, {"you": None, "damage": SimpleNamespace(nature="fire")})
+    assert fire.cond(seen) is True
+    seen.vars["damage"] = SimpleNamespace(nature="thunder")
+    assert fire.cond(seen) is False
+    (thunder,) = skill.triggers["causing_damage"]
+    damage = SimpleNamespace(source=None, nature="normal")
+    thunder.body(Ctx(SimpleNamespace(budget=Budget()), {"you": None, "damage": damage}))
+    assert damage.nature == "thunder"

@@ -670,6 +670,9 @@ class Compiler:
                        f"changeable fields of {base}: {', '.join(allowed)}" if allowed else f"no field of {base} can be changed")
             return lambda ctx: None
         ftype = schema.FIELDS[base][field][0]  # the new value must fit the field
+        named = state_check.literal(self, s.value, ftype) if s.op == "=" else None  # `= "火"`: a nature, read now
+        if named is not None:
+            value, vtype = named, ftype
         if schema.base_type(vtype) not in (schema.base_type(ftype), "any") and not (
                 vtype == "none" and ftype.endswith("?")):
             self.error(s.value.span, f"'{head.text}.{field}' is {ftype}, not {vtype}")

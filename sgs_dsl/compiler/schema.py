@@ -51,7 +51,7 @@ CARD_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "red": ("bool", lambda c: c.color == "red"),
     "black": ("bool", lambda c: c.color == "black"),
     "rank": ("int", lambda c: c.rank),
-    "nature": ("str", lambda c: c.nature),
+    "nature": ("nature", lambda c: c.nature),
     "type": ("str", _card_type),
     "virtual": ("bool", lambda c: getattr(c, "is_virtual", False)),
 }
@@ -68,7 +68,7 @@ DAMAGE_FIELDS = {
     "source": ("player?", lambda d: d.source),
     "target": ("player", lambda d: d.target),
     "amount": ("int", lambda d: d.amount),
-    "nature": ("str", lambda d: d.nature),
+    "nature": ("nature", lambda d: d.nature),
     "card": ("card?", lambda d: d.card),
     "chained": ("bool", lambda d: d.chained),
     "use": ("use?", lambda d: d.use),

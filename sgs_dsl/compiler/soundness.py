@@ -15,7 +15,7 @@ from ..syntax import ast
 
 # values compared by identity or by value: two of these can be equal only if their bases agree
 _COMPARABLE_GROUPS = (
-    frozenset({"str", "phase_name", "kingdom", "gender"}),  # a text literal is read as the name
+    frozenset({"str", "phase_name", "kingdom", "gender", "nature"}),  # a text literal is read as the name
 )
 
 

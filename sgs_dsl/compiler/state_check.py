@@ -24,6 +24,7 @@ STATE_TYPES: dict[str, Any] = {"int": 0, "str": "", "bool": False, "card": None,
 GENDERS = {"male": "male", "female": "female", "男": "male", "女": "female"}
 # literals compared with a value of these types are read as the names they stand for
 LITERALS: dict[str, dict[str, str]] = {"phase_name": schema.PHASE_NAMES, "kingdom": schema.KINGDOMS,
+                                       "nature": schema.NATURES,
                                        "gender": GENDERS}
 ARG_TYPES = ("state", "state_value", "skill", "hero", "gender", "kingdom", "scope")
 NAMED = {"skill": "skills", "hero": "heroes"}  # argument types naming a definition of the library
