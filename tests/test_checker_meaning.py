@@ -5,8 +5,9 @@ statement after one that always leaves its block (it would never run), a skill l
 a hero (its triggers would fire twice), a deck or hero package named twice in a ruleset, a card
 property or block that the card's type or uses leave without effect, a second `active` in one
 skill (offered under the same name), a `choose_option` result compared with a label it never
-offers (always false), a nature compared with a misspelt name (natures read in either script,
-like phase names); and, as a warning, a state the skill never names."""
+offers (always false), a nature, suit, colour, card type, move zone or reason compared with a
+name it never has (they read in either script, like phase names); and, as a warning, a state
+the skill never names."""
 
 from __future__ import annotations
 
@@ -137,3 +138,29 @@ def test_a_nature_is_named_in_either_script_and_checked(tmp_path):
     damage = SimpleNamespace(source=None, nature="normal")
     thunder.body(Ctx(SimpleNamespace(budget=Budget()), {"you": None, "damage": damage}))
     assert damage.nature == "thunder"
+
+
+@pytest.mark.parametrize("cond, message, hint", [
+    ('move.player == you and move.zone == "hnad"', "'hnad' is not a move zone", "did you mean 'hand'?"),
+    ('move.player == you and move.reason == "discrad"', "'discrad' is not a reason", "did you mean 'discard'?"),
+    ('move.player == you and move.card.type == "weapn"', "'weapn' is not a card type", "did you mean 'weapon'?"),
+    ('move.player == you and move.card.suit == "hart"', "'hart' is not a suit", "did you mean 'heart'?"),
+    ('move.player == you and move.card.color == "blak"', "'blak' is not a color", "did you mean 'black'?"),
+])
+def test_a_card_or_move_field_compared_with_a_name_it_never_has_is_a_located_error(tmp_path, cond, message, hint):
+    body = f"  on cards_lost when {cond} {{ draw(you, 1); }}"
+    assert_located(check(tmp_path, body), body, message, hint)
+
+
+def test_suits_colours_zones_and_reasons_read_in_either_script(tmp_path):
+    path = tmp_path / "names.sgs"
+    path.write_text('skill 例 li "測試" {\n  on cards_lost when move.card.suit == "♥" and move.card.color == "紅" '
+                    'and move.zone == "手牌" and move.reason == "棄置" { draw(you, 1); }\n}\n', encoding="utf-8")
+    assert check_paths([path]) == []
+    (trigger,) = load_library([path]).skills["例"].triggers["cards_lost"]
+    card = SimpleNamespace(suit="heart", color="red")
+    move = SimpleNamespace(card=card, zone="hand", reason="discard")
+    game = SimpleNamespace(seen=lambda card, holder=None: card)  # no filter: the card as printed
+    assert trigger.cond(Ctx(game, {"you": None, "move": move})) is True
+    move.reason = "use"
+    assert trigger.cond(Ctx(game, {"you": None, "move": move})) is False

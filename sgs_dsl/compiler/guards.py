@@ -41,7 +41,7 @@ def _concern(compiler: Any, e: Any, scope: Any) -> Concern | None:
         var, getters, t = path
         if isinstance(other, ast.Var) and other.name == "you" and schema.base_type(t) == "player":
             return Concern(var, getters, True)
-        if isinstance(other, ast.Str) and t in ("str", "phase_name"):
+        if isinstance(other, ast.Str) and (t == "str" or t in state_check.LITERALS):
             value = state_check.literal_value(other, t) if t != "str" else other.value
             if value is not None:
                 return Concern(var, getters, False, value)

@@ -46,13 +46,13 @@ def _card_type(c: Card | UsedCard) -> str:
 
 CARD_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "name": ("str", lambda c: c.kind.name),
-    "suit": ("str", lambda c: c.suit),
-    "color": ("str", lambda c: c.color),
+    "suit": ("suit", lambda c: c.suit),
+    "color": ("color", lambda c: c.color),
     "red": ("bool", lambda c: c.color == "red"),
     "black": ("bool", lambda c: c.color == "black"),
     "rank": ("int", lambda c: c.rank),
     "nature": ("nature", lambda c: c.nature),
-    "type": ("str", _card_type),
+    "type": ("card_type", _card_type),
     "virtual": ("bool", lambda c: getattr(c, "is_virtual", False)),
 }
 
@@ -76,9 +76,9 @@ DAMAGE_FIELDS = {
 
 JUDGE_FIELDS = {
     "card": ("card", lambda j: j.card),
-    "suit": ("str", lambda j: j.card.suit),
+    "suit": ("suit", lambda j: j.card.suit),
     "rank": ("int", lambda j: j.card.rank),
-    "color": ("str", lambda j: j.card.color),
+    "color": ("color", lambda j: j.card.color),
     "player": ("player", lambda j: j.player),
 }
 
@@ -95,10 +95,10 @@ FIELDS: dict[str, dict[str, tuple[str, Callable[[Any], Any]]]] = {
               "count": ("int", lambda p: p.count)},
     "recover": {"player": ("player", lambda r: r.player), "amount": ("int", lambda r: r.amount),
                 "source": ("player?", lambda r: r.source), "card": ("card?", lambda r: r.card)},
-    "move": {"player": ("player", lambda m: m.player), "zone": ("str", lambda m: m.zone),
+    "move": {"player": ("player", lambda m: m.player), "zone": ("move_zone", lambda m: m.zone),
              "card": ("card", lambda m: m.card),
              "cards": ("cards", lambda m: list(m.cards) or [m.card]),  # all lost at once
-             "reason": ("str", lambda m: m.reason)},  # why: use, play, discard, give, gain, put, recast
+             "reason": ("reason", lambda m: m.reason)},  # why: use, play, discard, give, gain, put, recast
 }
 # a point fight (拼點), returned by point_fight and the payload of point_shown
 FIELDS["fight"] = {
@@ -217,6 +217,13 @@ for _line in (data_dir("grammar") / "suit_names.txt").read_text(encoding="utf-8"
         SUIT_WORDS[_name] = _suit
 for _word, _suit in SUIT_WORDS.items():
     PATTERN_WORDS[_word] = (lambda s: lambda c: c.suit == s)(_suit)
+# the names a text compares a card's suit, colour and type, and a move's zone and reason with
+# (compiler.state_check.LITERALS: in either script where the game has two, checked at load time)
+SUIT_NAMES = {**SUIT_WORDS, "♠": "spade", "♥": "heart", "♣": "club", "♦": "diamond"}
+COLOR_NAMES = {"red": "red", "black": "black", "紅": "red", "红": "red", "黑": "black",
+               "紅色": "red", "红色": "red", "黑色": "black"}
+CARD_TYPE_NAMES = {t: t for t in CARD_TYPES}
+LOST_ZONES = {"hand": "hand", "equip": "equip", "手牌": "hand", "裝備區": "equip", "装备区": "equip"}
 KINGDOMS = {"wei": "wei", "shu": "shu", "wu": "wu", "qun": "qun", "god": "god",
             "魏": "wei", "蜀": "shu", "吳": "wu", "吴": "wu", "群": "qun", "神": "god"}
 

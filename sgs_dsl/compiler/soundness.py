@@ -15,7 +15,8 @@ from ..syntax import ast
 
 # values compared by identity or by value: two of these can be equal only if their bases agree
 _COMPARABLE_GROUPS = (
-    frozenset({"str", "phase_name", "kingdom", "gender", "nature"}),  # a text literal is read as the name
+    # a text literal is read as the name (compiler.state_check.LITERALS)
+    frozenset({"str", "phase_name", "kingdom", "gender", "nature", "suit", "color", "card_type", "move_zone", "reason"}),
 )
 
 

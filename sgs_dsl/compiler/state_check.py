@@ -12,20 +12,22 @@ import attrs
 
 from ..core.defs import Ctx
 from ..core.model import RulesError
-from ..core.vocab import SCOPES
+from ..core.vocab import REASONS, SCOPES
 from ..syntax import ast
 from ..syntax.diagnostics import did_you_mean
 from ..syntax.names import normalize
-from . import schema
+from . import schema, soundness
 
 # the types a state may hold, and the value `recall` gives before anything was remembered
 STATE_TYPES: dict[str, Any] = {"int": 0, "str": "", "bool": False, "card": None, "cards": (),
                                "player": None, "players": ()}
 GENDERS = {"male": "male", "female": "female", "男": "male", "女": "female"}
 # literals compared with a value of these types are read as the names they stand for
-LITERALS: dict[str, dict[str, str]] = {"phase_name": schema.PHASE_NAMES, "kingdom": schema.KINGDOMS,
-                                       "nature": schema.NATURES,
-                                       "gender": GENDERS}
+LITERALS: dict[str, dict[str, str]] = {
+    "phase_name": schema.PHASE_NAMES, "kingdom": schema.KINGDOMS, "gender": GENDERS, "nature": schema.NATURES,
+    "suit": schema.SUIT_NAMES, "color": schema.COLOR_NAMES, "card_type": schema.CARD_TYPE_NAMES,
+    "move_zone": schema.LOST_ZONES, "reason": {**{r: r for r in REASONS}, **{zh: r for r, zh in REASONS.items()}},
+}
 ARG_TYPES = ("state", "state_value", "skill", "hero", "gender", "kingdom", "scope")
 NAMED = {"skill": "skills", "hero": "heroes"}  # argument types naming a definition of the library
 
@@ -189,7 +191,7 @@ def _value(c: Any, a: Any, scope: Any) -> Callable[[Ctx], Any]:
     """What `remember` keeps: of the type its state (the argument before) holds."""
     fn, t = c.expr(a, scope)
     state = c.last_state
-    if state is not None and state.key and schema.base_type(t) not in (state.type, "any", "none"):
+    if state is not None and state.key and not soundness.compatible(state.type, t):
         name = state.key.split(".", 1)[1]
         c.error(a.span, f"state '{name}' holds {state.type}, not {t}", f"its `state` line says `{name}: {state.type}`")
     return fn
