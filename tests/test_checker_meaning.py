@@ -6,7 +6,8 @@ a hero (its triggers would fire twice), a deck or hero package named twice in a 
 property or block that the card's type or uses leave without effect, a second `active` in one
 skill (offered under the same name), a `choose_option` result compared with a label it never
 offers (always false), a nature, suit, colour, card type, move zone or reason compared with a
-name it never has (they read in either script, like phase names); and, as a warning, a state
+name it never has (they read in either script, like phase names), a card's name compared with
+text that names no card of the library; and, as a warning, a state
 the skill never names."""
 
 from __future__ import annotations
@@ -164,3 +165,9 @@ def test_suits_colours_zones_and_reasons_read_in_either_script(tmp_path):
     assert trigger.cond(Ctx(game, {"you": None, "move": move})) is True
     move.reason = "use"
     assert trigger.cond(Ctx(game, {"you": None, "move": move})) is False
+
+
+def test_a_card_name_compared_with_text_is_a_card_of_the_library(tmp_path):
+    body = '  on damaged when damage.card != none and damage.card.name == "殺殺" { draw(you, 1); }'
+    assert_located(check(tmp_path, body), body, "'殺殺' is not a card of the library", "did you mean '殺'?")
+    assert check(tmp_path, '  on damaged when damage.card != none and damage.card.name == "sha" { draw(you, 1); }') == []

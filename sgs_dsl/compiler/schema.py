@@ -45,7 +45,7 @@ def _card_type(c: Card | UsedCard) -> str:
 
 
 CARD_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
-    "name": ("str", lambda c: c.kind.name),
+    "name": ("card_name", lambda c: c.kind.name),
     "suit": ("suit", lambda c: c.suit),
     "color": ("color", lambda c: c.color),
     "red": ("bool", lambda c: c.color == "red"),
@@ -112,7 +112,7 @@ FIELDS["fight"] = {
 # a face-down card questioned (質疑) and turned up: the payload of `questioned`
 FIELDS["question"] = {
     "user": ("player", lambda q: q.user), "card": ("card", lambda q: q.card),
-    "real": ("card", lambda q: q.real), "declared": ("str", lambda q: q.declared),
+    "real": ("card", lambda q: q.real), "declared": ("card_name", lambda q: q.declared),
     "genuine": ("bool", lambda q: q.genuine), "questioners": ("players", lambda q: list(q.questioners)),
 }
 

@@ -211,9 +211,23 @@ def literal_value(side: Any, other_type: str) -> Any:
     return table.get(side.value) or table.get(normalize(side.value)) or table.get(side.value.lower())
 
 
+def _card_name(c: Any, side: Any) -> Callable[[Ctx], Any]:
+    """A text compared with a card's name: a card of the library, by its name or id in either
+    script, read as the name it is known by (`card.name == "sha"` is `== "殺"`)."""
+    kind = c.cards.get(normalize(side.value)) or c.cards.get(side.value.lower())
+    if kind is None:
+        c.error(side.span, f"'{side.value}' is not a card of the library: the comparison would always be false",
+                did_you_mean(side.value, c.card_names()) or "compare with a card's name as its `card` line writes it")
+        return lambda ctx: None
+    name = kind.name
+    return lambda ctx: name
+
+
 def literal(c: Any, side: Any, other_type: str) -> Callable[[Ctx], Any] | None:
     """A text literal compared with a phase name, kingdom or gender: read as the name it stands
     for (`phase.name == "出牌"` is `== "play"`), and checked now."""
+    if schema.base_type(other_type) == "card_name" and isinstance(side, ast.Str):
+        return _card_name(c, side)
     table = LITERALS.get(schema.base_type(other_type))
     if table is None or not isinstance(side, ast.Str):
         return None
