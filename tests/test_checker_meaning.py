@@ -7,7 +7,7 @@ property or block that the card's type or uses leave without effect, a second `a
 skill (offered under the same name), a `choose_option` result compared with a label it never
 offers (always false), a nature, suit, colour, card type, move zone or reason compared with a
 name it never has (they read in either script, like phase names), a card's name compared with
-text that names no card of the library; and, as a warning, a state
+text that names no card of the library, a role no mode deals; and, as a warning, a state
 the skill never names."""
 
 from __future__ import annotations
@@ -171,3 +171,16 @@ def test_a_card_name_compared_with_text_is_a_card_of_the_library(tmp_path):
     body = '  on damaged when damage.card != none and damage.card.name == "殺殺" { draw(you, 1); }'
     assert_located(check(tmp_path, body), body, "'殺殺' is not a card of the library", "did you mean '殺'?")
     assert check(tmp_path, '  on damaged when damage.card != none and damage.card.name == "sha" { draw(you, 1); }') == []
+
+
+def test_a_role_is_one_a_mode_deals_named_in_either_script(tmp_path):
+    body = '  on damaged when damage.target == you and you.role == "rebl" { draw(you, 1); }'
+    assert_located(check(tmp_path, body), body, "'rebl' is not a role", "did you mean 'rebel'?")
+    path = tmp_path / "roles.sgs"
+    path.write_text('skill 例 li "測試" {\n  on damaged when damage.target == you and you.role == "反賊" '
+                    '{ draw(you, 1); }\n}\n', encoding="utf-8")
+    (trigger,) = load_library([path]).skills["例"].triggers["damaged"]
+    me = SimpleNamespace(role="rebel")
+    assert trigger.cond(Ctx(None, {"you": me, "damage": SimpleNamespace(target=me)})) is True
+    me.role = "leader"  # a 3v3 role is one too
+    assert trigger.cond(Ctx(None, {"you": me, "damage": SimpleNamespace(target=me)})) is False

@@ -30,7 +30,7 @@ PLAYER_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "horses": ("int", lambda p: sum(1 for s in p.equips if s.endswith("horse"))),
     "gender": ("gender", lambda p: p.gender),
     "kingdom": ("kingdom", lambda p: p.kingdom),
-    "role": ("str", lambda p: p.role),
+    "role": ("role", lambda p: p.role),
     "alive": ("bool", lambda p: p.alive),
     "chained": ("bool", lambda p: p.chained),
     "dying": ("bool", lambda p: p.dying),

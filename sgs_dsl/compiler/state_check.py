@@ -12,6 +12,7 @@ import attrs
 
 from ..core.defs import Ctx
 from ..core.model import RulesError
+from ..core.modes import ROLE_NAMES
 from ..core.vocab import REASONS, SCOPES
 from ..syntax import ast
 from ..syntax.diagnostics import did_you_mean
@@ -26,7 +27,8 @@ GENDERS = {"male": "male", "female": "female", "男": "male", "女": "female"}
 LITERALS: dict[str, dict[str, str]] = {
     "phase_name": schema.PHASE_NAMES, "kingdom": schema.KINGDOMS, "gender": GENDERS, "nature": schema.NATURES,
     "suit": schema.SUIT_NAMES, "color": schema.COLOR_NAMES, "card_type": schema.CARD_TYPE_NAMES,
-    "move_zone": schema.LOST_ZONES, "reason": {**{r: r for r in REASONS}, **{zh: r for r, zh in REASONS.items()}},
+    "move_zone": schema.LOST_ZONES, "role": ROLE_NAMES,
+    "reason": {**{r: r for r in REASONS}, **{zh: r for r, zh in REASONS.items()}},
 }
 ARG_TYPES = ("state", "state_value", "skill", "hero", "gender", "kingdom", "scope")
 NAMED = {"skill": "skills", "hero": "heroes"}  # argument types naming a definition of the library

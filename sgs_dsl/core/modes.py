@@ -9,6 +9,8 @@ from typing import Any
 
 import attrs
 
+from .model import ROLE_ZH
+
 
 @attrs.frozen
 class ModeOption:
@@ -32,6 +34,7 @@ class ModeSpec:
     doc: str
     outcomes: tuple[str, ...]  # the winners a game can report, in report order ("draw" last)
     allies: dict[str, frozenset[str]] = attrs.field(factory=dict)  # winner -> the sides sharing it
+    roles: dict[str, str] = attrs.field(factory=dict)  # the roles (`p.role`) it deals -> their Chinese names
 
     def option(self, name: str) -> ModeOption | None:
         return next((o for o in self.options if o.name == name), None)
@@ -40,6 +43,8 @@ class ModeSpec:
         """Did a seat on `side` win a game whose result is `winner`?"""
         return side in self.allies.get(winner, frozenset({winner}))
 
+
+IDENTITY_ROLES = ROLE_ZH
 
 IDENTITY = ModeSpec(
     "identity", "身份局", (2, 10),
@@ -52,6 +57,7 @@ IDENTITY = ModeSpec(
     "victory by role",
     ("lord", "rebel", "renegade", "draw"),
     {"lord": frozenset({"lord", "loyalist"})},
+    IDENTITY_ROLES,
 )
 
 HEGEMONY = ModeSpec(
@@ -81,6 +87,7 @@ CAMPUS = ModeSpec(
     "rewards as in identity; the seed's victory table",
     ("lord", "rebel", "renegade", "draw"),
     {"lord": frozenset({"lord", "loyalist"})},
+    IDENTITY_ROLES,
 )
 
 TEAM3V3 = ModeSpec(
@@ -90,6 +97,9 @@ TEAM3V3 = ModeSpec(
     "in one shared pool, picked one at a time, the teams alternating; the teams alternate actions, the "
     "leader's turn alone or every living follower's turn; a team loses when its leader dies",
     ("team_a", "team_b", "draw"),
+    roles={"leader": "主將", "follower": "副將"},
 )
 
 MODE_SPECS: dict[str, ModeSpec] = {m.name: m for m in (IDENTITY, HEGEMONY, CAMPUS, TEAM3V3)}
+# every role a mode deals, by its name and its Chinese name: what `p.role` is compared with in text
+ROLE_NAMES: dict[str, str] = {n: r for m in MODE_SPECS.values() for r, zh in m.roles.items() for n in (r, zh)}

@@ -19,7 +19,7 @@ POOL_SIZE = 12  # heroes dealt to the shared pool (seed 003 選將)
 POINTS = tuple(range(6, 0, -1))  # the numbers the two leaders draw from, without replacement: no tie
 TEAMS = ("team_a", "team_b")
 TEAM_ZH = {"team_a": "甲隊", "team_b": "乙隊"}
-ROLE_ZH = {"leader": "主將", "follower": "副將"}
+ROLE_ZH = TEAM3V3.roles  # leader 主將, follower 副將
 LEADER_ALONE, FOLLOWERS = "主將行動", "副將行動"
 ACTION_ASKER = "行動權"  # the rule asking who acts (seed 003: 移交行動權)
 
