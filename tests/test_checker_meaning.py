@@ -7,8 +7,8 @@ property or block that the card's type or uses leave without effect, a second `a
 skill (offered under the same name), a `choose_option` result compared with a label it never
 offers (always false), a nature, suit, colour, card type, move zone or reason compared with a
 name it never has (they read in either script, like phase names), a card's name compared with
-text that names no card of the library, a role no mode deals; and, as a warning, a state
-the skill never names."""
+text that names no card of the library, a role no mode deals, an asked mode other than use or
+play; and, as a warning, a state the skill never names."""
 
 from __future__ import annotations
 
@@ -184,3 +184,9 @@ def test_a_role_is_one_a_mode_deals_named_in_either_script(tmp_path):
     assert trigger.cond(Ctx(None, {"you": me, "damage": SimpleNamespace(target=me)})) is True
     me.role = "leader"  # a 3v3 role is one too
     assert trigger.cond(Ctx(None, {"you": me, "damage": SimpleNamespace(target=me)})) is False
+
+
+def test_an_asked_mode_is_use_or_play_in_either_script(tmp_path):
+    body = '  on asked when asked.player == you and asked.mode == "respond" { draw(you, 1); }'
+    assert_located(check(tmp_path, body), body, "'respond' is not an asked mode", "names: use, play, 使用, 打出")
+    assert check(tmp_path, '  on asked when asked.player == you and asked.mode == "打出" { draw(you, 1); }') == []

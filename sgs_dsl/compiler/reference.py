@@ -68,7 +68,7 @@ TYPE_WORDS.update({"phase_name": "phase name", "phase_name?": "phase name or non
 # the name domains of `move`, `pile`, `history` (see "Moving cards, piles, history")
 TYPE_WORDS.update({"general_slot": "head or deputy"})
 TYPE_WORDS.update({"suit": "suit", "color": "colour", "card_type": "card type", "move_zone": "hand or equip",
-                   "card_name": "card name (text)", "role": "role"})
+                   "card_name": "card name (text)", "role": "role", "asked_mode": "use or play"})
 TYPE_WORDS.update({"place": "place", "reason": "reason", "pile": "pile name", "history_kind": "history kind",
                    "damage_kind": "dealt or taken", "period": "phase, turn or round"})
 TYPE_WORDS.update({"list": "list", "card_or_cards": "card or list of cards"})  # count; gain, give, throw

@@ -89,7 +89,7 @@ FIELDS: dict[str, dict[str, tuple[str, Callable[[Any], Any]]]] = {
     "damage": DAMAGE_FIELDS,
     "judge": JUDGE_FIELDS,
     "asked": {"player": ("player", lambda a: a.player), "card": ("card", lambda a: a.card),
-              "mode": ("str", lambda a: a.mode)},
+              "mode": ("asked_mode", lambda a: a.mode)},
     "dying": {"player": ("player", lambda d: d.player), "damage": ("damage?", lambda d: d.damage)},
     "phase": {"name": ("phase_name", lambda p: p.name), "player": ("player", lambda p: p.player),
               "count": ("int", lambda p: p.count)},
@@ -223,6 +223,7 @@ SUIT_NAMES = {**SUIT_WORDS, "♠": "spade", "♥": "heart", "♣": "club", "♦"
 COLOR_NAMES = {"red": "red", "black": "black", "紅": "red", "红": "red", "黑": "black",
                "紅色": "red", "红色": "red", "黑色": "black"}
 CARD_TYPE_NAMES = {t: t for t in CARD_TYPES}
+ASKED_MODES = {"use": "use", "play": "play", "使用": "use", "打出": "play"}  # asked.mode: 使用 or 打出
 LOST_ZONES = {"hand": "hand", "equip": "equip", "手牌": "hand", "裝備區": "equip", "装备区": "equip"}
 KINGDOMS = {"wei": "wei", "shu": "shu", "wu": "wu", "qun": "qun", "god": "god",
             "魏": "wei", "蜀": "shu", "吳": "wu", "吴": "wu", "群": "qun", "神": "god"}

@@ -17,7 +17,7 @@ from ..syntax import ast
 _COMPARABLE_GROUPS = (
     # a text literal is read as the name (compiler.state_check.LITERALS)
     frozenset({"str", "phase_name", "kingdom", "gender", "nature", "suit", "color", "card_type", "move_zone", "reason",
-               "card_name", "role"}),
+               "card_name", "role", "asked_mode"}),
 )
 
 

@@ -27,7 +27,7 @@ GENDERS = {"male": "male", "female": "female", "男": "male", "女": "female"}
 LITERALS: dict[str, dict[str, str]] = {
     "phase_name": schema.PHASE_NAMES, "kingdom": schema.KINGDOMS, "gender": GENDERS, "nature": schema.NATURES,
     "suit": schema.SUIT_NAMES, "color": schema.COLOR_NAMES, "card_type": schema.CARD_TYPE_NAMES,
-    "move_zone": schema.LOST_ZONES, "role": ROLE_NAMES,
+    "move_zone": schema.LOST_ZONES, "role": ROLE_NAMES, "asked_mode": schema.ASKED_MODES,
     "reason": {**{r: r for r in REASONS}, **{zh: r for r, zh in REASONS.items()}},
 }
 ARG_TYPES = ("state", "state_value", "skill", "hero", "gender", "kingdom", "scope")
@@ -235,6 +235,7 @@ def literal(c: Any, side: Any, other_type: str) -> Callable[[Ctx], Any] | None:
         return None
     value = literal_value(side, other_type)
     if value is None:
-        c.error(side.span, f"'{side.value}' is not a {other_type.rstrip('?').replace('_', ' ')}",
+        word = other_type.rstrip("?").replace("_", " ")
+        c.error(side.span, f"'{side.value}' is not {'an' if word[0] in 'aeiou' else 'a'} {word}",
                 did_you_mean(side.value, table) or "names: " + ", ".join(table))
     return lambda ctx: value
