@@ -554,8 +554,10 @@ class Compiler:
             scope.vars[s.name.text] = t
             scope.lets.add(s.name.text)
             name = s.name.text
-            if not any(len(x.path) == 1 and x.path[0].text == name for x in _sets_in(scope.block_body)):
-                scope.options[name] = choice_check.labels_chosen(s.value)  # never `set`: it holds a label
+            labels = choice_check.labels_chosen(s.value)
+            if labels is not None and not any(len(x.path) == 1 and x.path[0].text == name
+                                              for x in _sets_in(scope.block_body)):
+                scope.options[name] = labels  # never `set`: it holds one of the labels
 
             def let(ctx: Ctx) -> None:
                 ctx.vars[name] = value(ctx)

@@ -224,7 +224,7 @@ COLOR_NAMES = {"red": "red", "black": "black", "紅": "red", "红": "red", "黑"
                "紅色": "red", "红色": "red", "黑色": "black"}
 CARD_TYPE_NAMES = {t: t for t in CARD_TYPES}
 ASKED_MODES = {"use": "use", "play": "play", "使用": "use", "打出": "play"}  # asked.mode: 使用 or 打出
-LOST_ZONES = {"hand": "hand", "equip": "equip", "手牌": "hand", "裝備區": "equip", "装备区": "equip"}
+MOVE_ZONES = {"hand": "hand", "equip": "equip", "手牌": "hand", "裝備區": "equip", "装备区": "equip"}
 KINGDOMS = {"wei": "wei", "shu": "shu", "wu": "wu", "qun": "qun", "god": "god",
             "魏": "wei", "蜀": "shu", "吳": "wu", "吴": "wu", "群": "qun", "神": "god"}
 

@@ -170,9 +170,9 @@ def is_narrowed(scope, e) -> bool:
 
 
 def exits(body) -> bool:
-    """Whether a block always leaves with `stop` or `break` (so what follows it never sees
-    the case it handled)."""
-    return bool(body) and isinstance(body[-1], (ast.Stop, ast.Break))
+    """Whether a block always leaves (so what follows it never sees the case it handled): its
+    last statement does, since nothing may follow a statement that leaves (`unreachable`)."""
+    return bool(body) and always_leaves(body[-1])
 
 
 def always_leaves(s) -> bool:
@@ -180,11 +180,7 @@ def always_leaves(s) -> bool:
     both always leave."""
     if isinstance(s, (ast.Stop, ast.Break)):
         return True
-    return isinstance(s, ast.If) and exits_always(s.body) and exits_always(s.orelse)
-
-
-def exits_always(body) -> bool:
-    return any(always_leaves(s) for s in body)
+    return isinstance(s, ast.If) and exits(s.body) and exits(s.orelse)
 
 
 def unreachable(c, body) -> None:

@@ -27,7 +27,7 @@ GENDERS = {"male": "male", "female": "female", "男": "male", "女": "female"}
 LITERALS: dict[str, dict[str, str]] = {
     "phase_name": schema.PHASE_NAMES, "kingdom": schema.KINGDOMS, "gender": GENDERS, "nature": schema.NATURES,
     "suit": schema.SUIT_NAMES, "color": schema.COLOR_NAMES, "card_type": schema.CARD_TYPE_NAMES,
-    "move_zone": schema.LOST_ZONES, "role": ROLE_NAMES, "asked_mode": schema.ASKED_MODES,
+    "move_zone": schema.MOVE_ZONES, "role": ROLE_NAMES, "asked_mode": schema.ASKED_MODES,
     "reason": {**{r: r for r in REASONS}, **{zh: r for r, zh in REASONS.items()}},
 }
 ARG_TYPES = ("state", "state_value", "skill", "hero", "gender", "kingdom", "scope")
