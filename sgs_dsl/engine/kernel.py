@@ -105,6 +105,8 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self._modifier_seats: dict[str, frozenset[int]] | None = None
         self._deck_kinds: frozenset[CardKind] | None = None
         self._alike: dict[int, bool] = {}  # seat -> kinds_judged_alike, until changed_skills()
+        self._living: dict[int, int] = {}  # seat -> place among the living (distance), at table version _living_at
+        self._living_at = -1
         self._converts: dict[int, bool] = {}  # seat -> a skill of p's has a conversion (_may_counter)
         self._usable: dict[str, frozenset[CardKind]] = {}  # context -> the deck's kinds with a use in it
         self._bound: Bound = {}  # modifiers with a subject, by name and bound seat (with the index)
@@ -184,9 +186,11 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             return 0
         if not (a.alive and b.alive):
             return 99
-        living = [p for p in self.table if p.alive]
-        i, j = living.index(a), living.index(b)
-        steps = abs(i - j)
+        living = self._living  # seat -> place among the living, kept while the table's version holds
+        if self._living_at != self.table_version:  # a death or a swap of seats bumps it (and every move)
+            self._living_at = self.table_version
+            living = self._living = {p.seat: i for i, p in enumerate(p for p in self.table if p.alive)}
+        steps = abs(living[a.seat] - living[b.seat])
         base = min(steps, len(living) - steps)
         index = self._modifier_seats if self._modifier_seats is not None else self._index_modifiers()
         if b.seat not in index.get("distance_from", ()) and a.seat not in index.get("distance_to", ()):
@@ -410,6 +414,34 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self._skills.clear()
         self._alike.clear()  # kinds_judged_alike, read off the tables above
         self._converts.clear()
+
+    def changed_equipment(self, p: Player) -> None:
+        """p's equipment changed: p's skills are worked out again, and only the tables that the
+        skills gained or lost feed are rebuilt (a horse moving leaves the listeners as they were,
+        a weapon the modifiers and prohibits). Each table is a function of the skills in play,
+        so one the changed skills add nothing to stays right."""
+        old = self._skills.pop(p.seat, None)
+        if old is None:  # p's skills were not worked out since the last change: nothing to compare
+            self.changed_skills()
+            return
+        self.table_version += 1
+        new = self.skills_of(p, suppressed=True)
+        kept = {id(s) for s in old} & {id(s) for s in new}
+        changed = [s for s in (*old, *new) if id(s) not in kept]
+        if not changed:
+            return
+        if any(s.triggers for s in changed):
+            self._listeners = None
+        if any(s.modifiers for s in changed):
+            self._modifier_seats = None
+        if any(s.forbids for s in changed):
+            self._forbid_table = self._forbid_binding = None
+        if any(s.filters for s in changed):
+            self._filter_table = None
+        if any(s.modifiers or s.forbids or s.filters for s in changed):
+            self._alike.clear()  # kinds_judged_alike reads the three tables above
+        if any(s.view_as for s in changed):
+            self._converts.pop(p.seat, None)
 
     def open_window(self, window: str, variables: dict[str, Any],
                     extra: list[tuple[Player, Skill, TriggerDef]] | None = None) -> None:

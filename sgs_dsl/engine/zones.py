@@ -54,7 +54,7 @@ class ZonesMixin:
             for slot, c in list(owner.equips.items()):
                 if c is card:
                     del owner.equips[slot]
-            self.changed_skills()
+            self.changed_equipment(owner)
         elif zone == "processing":
             self.processing.remove(card)
         elif zone == "discard":
@@ -81,7 +81,7 @@ class ZonesMixin:
             owner.judge.append(card)
         elif zone == "equip":
             owner.equips[card.kind.type] = card
-            self.changed_skills()
+            self.changed_equipment(owner)
         elif zone == "processing":
             self.processing.append(card)
         elif zone == "discard":
