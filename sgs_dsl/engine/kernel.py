@@ -105,8 +105,6 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self._modifier_seats: dict[str, frozenset[int]] | None = None
         self._deck_kinds: frozenset[CardKind] | None = None
         self._alike: dict[int, bool] = {}  # seat -> kinds_judged_alike, until changed_skills()
-        self._living: dict[int, int] = {}  # seat -> place among the living (distance), at table version _living_at
-        self._living_at = -1
         self._converts: dict[int, bool] = {}  # seat -> a skill of p's has a conversion (_may_counter)
         self._usable: dict[str, frozenset[CardKind]] = {}  # context -> the deck's kinds with a use in it
         self._bound: Bound = {}  # modifiers with a subject, by name and bound seat (with the index)
@@ -186,11 +184,9 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             return 0
         if not (a.alive and b.alive):
             return 99
-        living = self._living  # seat -> place among the living, kept while the table's version holds
-        if self._living_at != self.table_version:  # a death or a swap of seats bumps it (and every move)
-            self._living_at = self.table_version
-            living = self._living = {p.seat: i for i, p in enumerate(p for p in self.table if p.alive)}
-        steps = abs(living[a.seat] - living[b.seat])
+        living = [p for p in self.table if p.alive]
+        i, j = living.index(a), living.index(b)
+        steps = abs(i - j)
         base = min(steps, len(living) - steps)
         index = self._modifier_seats if self._modifier_seats is not None else self._index_modifiers()
         if b.seat not in index.get("distance_from", ()) and a.seat not in index.get("distance_to", ()):

@@ -67,7 +67,6 @@ class StateMixin:
         its player (the log's N號位 is the seat the player was dealt)."""
         if a is b or not (a.alive and b.alive):
             return
-        self.table_version += 1  # distances change (kernel.distance keeps them per version)
         i, j = self.place_of[a.seat], self.place_of[b.seat]
         self.table[i], self.table[j] = b, a
         self.place_of[a.seat], self.place_of[b.seat] = j, i
