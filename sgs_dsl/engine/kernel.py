@@ -105,6 +105,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self._modifier_seats: dict[str, frozenset[int]] | None = None
         self._deck_kinds: frozenset[CardKind] | None = None
         self._alike: dict[int, bool] = {}  # seat -> kinds_judged_alike, until changed_skills()
+        self._weapon_ranges: dict[int, tuple[list[Skill], int]] = {}  # seat -> (its skills, treated_weapon_range)
         self._converts: dict[int, bool] = {}  # seat -> a skill of p's has a conversion (_may_counter)
         self._usable: dict[str, frozenset[CardKind]] = {}  # context -> the deck's kinds with a use in it
         self._bound: Bound = {}  # modifiers with a subject, by name and bound seat (with the index)
@@ -217,22 +218,29 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             base = self.treated_weapon_range(p)
         else:  # a weapon set aside gives no range
             base = 1 if weapon.uid in self.set_aside else weapon.kind.range
+        if not self.has_modifiers(p, "attack_range"):
+            return max(0, base)
         return max(0, self.modified(p, "attack_range", base))
 
     def treated_weapon_range(self, p: Player) -> int:
         """With the weapon slot empty, a weapon p is treated as equipped with (`equipped`)
-        gives its range: its skill is then the only one of p's with the weapon slot."""
-        for skill in self.effective_skills(p):
-            if skill.slot == "weapon" and skill.from_card:
-                return self.library.cards[skill.from_card].range
-        return 1
+        gives its range: its skill is then the only one of p's with the weapon slot. Kept with
+        the list of skills it was read from (a new list after any change of skills)."""
+        skills = self.effective_skills(p)
+        known = self._weapon_ranges.get(p.seat)
+        if known is not None and known[0] is skills:
+            return known[1]
+        reach = next((self.library.cards[s.from_card].range for s in skills if s.slot == "weapon" and s.from_card), 1)
+        self._weapon_ranges[p.seat] = (skills, reach)
+        return reach
 
     def in_range(self, a: Player, b: Player, card: Any = None) -> bool:
         """b is within a's attack range; for a card a is choosing targets for, a
         `modify range(PATTERN) = unlimited` of a's that fits it lifts the range."""
         if a is b or not b.alive:
             return False
-        return (card is not None and self.unlimited(a, "range", card)) or self.distance(a, b) <= self.attack_range(a)
+        return (card is not None and self.has_modifiers(a, "range") and self.unlimited(a, "range", card)) or (
+            self.distance(a, b) <= self.attack_range(a))
 
     # ------------------------------------------------------------ skills, modifiers, windows
     def skills_of(self, p: Player, suppressed: bool = False) -> list[Skill]:
