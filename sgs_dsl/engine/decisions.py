@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 
 class Option:
@@ -27,19 +27,26 @@ class Option:
         return f"Option(label={self.label!r})"
 
 
-class Request(NamedTuple):
-    """One question: who is asked, what kind of decision, and the legal options. A named
-    tuple: immutable, and made at every question at half the cost of a frozen attrs class."""
+class Request:
+    """One question: who is asked, what kind of decision, and the legal options. Never
+    written after it is made; a plain slotted class, since it is made at every question."""
 
-    seat: int
-    kind: str  # play / target / respond / counter / save / invoke / discard / pick_card
-    prompt: str
-    options: tuple[Option, ...]
-    asker: str = ""  # the rule asking (a skill, a card's label, a phase): the prompt's `ASKER：` part
-    for_seat: int | None = None  # the seat the answer is given for, when another's (打出 on its behalf)
+    __slots__ = ("seat", "kind", "prompt", "options", "asker", "for_seat")
+
+    def __init__(self, seat: int, kind: str, prompt: str, options: tuple[Option, ...], asker: str = "",
+                 for_seat: int | None = None) -> None:
+        self.seat = seat
+        self.kind = kind  # play / target / respond / counter / save / invoke / discard / pick_card
+        self.prompt = prompt
+        self.options = options
+        self.asker = asker  # the rule asking (a skill, a card's label, a phase): the prompt's `ASKER：` part
+        self.for_seat = for_seat  # the seat the answer is given for, when another's (打出 on its behalf)
 
     def labels(self) -> list[str]:
         return [o.label for o in self.options]
+
+    def __repr__(self) -> str:
+        return f"Request(seat={self.seat}, kind={self.kind!r}, prompt={self.prompt!r}, options={self.labels()})"
 
 
 class Agent(Protocol):
