@@ -45,7 +45,7 @@ def _random_agent(player: Player, seed: int) -> RandomAgent:
 
 def build_deck(library: Any, ruleset: str) -> list[Card]:
     """The ruleset's cards, numbered, each as the ruleset deals it (a `variants` card for its kind)."""
-    return [Card(i, kind, suit, rank) for i, (kind, suit, rank) in enumerate(library.deck_list(ruleset))]
+    return library.dealt_cards(ruleset)
 
 
 def ruleset_heroes(library: Any, ruleset: str) -> list[Any]:

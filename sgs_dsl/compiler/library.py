@@ -10,6 +10,7 @@ from pathlib import Path
 import attrs
 
 from ..core.defs import CardKind, CardSpec, Ruleset, Skill
+from ..core.model import Card
 from ..core.modes import MODE_SPECS, ModeOption
 from ..resources import library_files
 from ..syntax import ast
@@ -76,6 +77,8 @@ class Library:
     warnings: tuple[Diagnostic, ...] = ()  # what loads but looks like a slip (an unused `let`)
     generals: dict[str, General] = attrs.field(factory=dict)  # 國戰 general cards, by name
     history_skills: frozenset[str] = frozenset()  # the skills whose text queries the history
+    # ruleset -> (its deck list, the cards made of it): dealt_cards()
+    _dealt: dict[str, tuple[list, tuple[Card, ...]]] = attrs.field(factory=dict, init=False, repr=False, eq=False)
 
     def queries_history(self, ruleset: Ruleset | None) -> bool:
         """Moves need recording in a game of this ruleset: its heroes' (or generals') skills,
@@ -108,6 +111,17 @@ class Library:
         r = self.ruleset(ruleset)
         variants = r.options.get("variants", {})
         return [(variants.get(kind.name, kind), suit, rank) for deck in r.decks for kind, suit, rank in self.decks[deck]]
+
+    def dealt_cards(self, ruleset: str) -> list[Card]:
+        """The ruleset's physical cards, numbered in deck order. A card is frozen and equal only
+        to itself, so the games of one library share them: they are made again only when the
+        deck list is no longer the one they were made from (a ruleset changed in place)."""
+        cards = self.deck_list(ruleset)
+        known = self._dealt.get(ruleset)
+        if known is None or known[0] != cards:
+            known = self._dealt[ruleset] = (cards, tuple(Card(i, kind, suit, rank)
+                                                         for i, (kind, suit, rank) in enumerate(cards)))
+        return list(known[1])
 
     def deck_cards(self, ruleset: str) -> list[CardSpec]:
         return [CardSpec(kind.name, kind.id, suit, rank, kind.type) for kind, suit, rank in self.deck_list(ruleset)]
