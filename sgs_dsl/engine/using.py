@@ -64,11 +64,7 @@ class UsingMixin:
             for va in skill.view_as:
                 if ("play" if playing_out else "use") not in va.modes:
                     continue
-                kinds = [self.kind_named(name) for name in va.kind_names]  # one, or each name declarable
-                if va.declared:  # a name is declared from the cards this game is played with
-                    kinds = [k for k in kinds if k in self.deck_kinds()]
-                if not playing_out:
-                    kinds = [k for k in kinds if use_mode(k, context) is not None]
+                kinds = self._conversion_kinds(va, context, playing_out)
                 if va.declared and va.cond is not None:  # the condition is asked of each name
                     kinds = [k for k in kinds if va.cond(Ctx(self, {"you": p, "name": k.name}))]
                 elif not kinds or (va.cond is not None and not va.cond(Ctx(self, {"you": p}))):
@@ -89,6 +85,22 @@ class UsingMixin:
                     seen.add(key)
                     yield f"【{skill.name}】視為【{kind.name}】{va.label}{FACE_DOWN if va.face_down else ''}", kind, (
                         "view_as", va)
+
+    def _conversion_kinds(self, va: Any, context: str, playing_out: bool) -> list[CardKind]:
+        """The cards a conversion may count as in `context`, as far as the game decides it: its
+        names as this game plays them, a declared one only from the deck, each with a use in the
+        context (unless played out). Fixed for a game, so worked out once per conversion."""
+        key = (id(va), context)
+        known = self._va_kinds.get(key)
+        if known is not None and known[0] is va:  # (held, so its id cannot be another's)
+            return known[1]
+        kinds = [self.kind_named(name) for name in va.kind_names]  # one, or each name declarable
+        if va.declared:  # a name is declared from the cards this game is played with
+            kinds = [k for k in kinds if k in self.deck_kinds()]
+        if not playing_out:
+            kinds = [k for k in kinds if use_mode(k, context) is not None]
+        self._va_kinds[key] = (va, kinds)
+        return kinds
 
     def usable_kinds(self, context: str) -> frozenset[CardKind]:
         """The kinds of this game's deck that have a use in `context` (fixed for a game)."""
