@@ -193,6 +193,8 @@ NATURES = {"normal": "normal", "fire": "fire", "thunder": "thunder", "火": "fir
 PHASE_NAMES = {"prepare": "prepare", "judge": "judge", "draw": "draw", "play": "play", "discard": "discard",
                "finish": "finish", "準備": "prepare", "判定": "judge", "摸牌": "draw", "出牌": "play",
                "棄牌": "discard", "結束": "finish"}
+# A pattern reads only a card's face (suit, colour, kind and its type, nature), which a physical
+# card and a used one both have: the engine matches a card no filter touches by the card itself.
 PATTERN_WORDS = {
     "any": lambda c: True,
     "red": lambda c: c.color == "red",

@@ -165,6 +165,14 @@ class HpMixin:
             va = subcards[1]
             some = None if va.face_down else self.view_as_sample(p, va)
             return UsedCard.virtual(kind, some or ())
+        if len(subcards) == 1 and subcards[0].kind is kind and p.seat not in self.filter_table():
+            # a real card read as printed: one view of it serves every legality check of the
+            # game (text that reads cannot keep it, and nothing writes to it)
+            card = subcards[0]
+            used = self._probes.get(card.uid)
+            if used is None or used.subcards[0] is not card:
+                used = self._probes[card.uid] = UsedCard.of(card)
+            return used
         return self.make_card(kind, subcards)
 
     def die(self, player: Player, killer: Player | None) -> None:

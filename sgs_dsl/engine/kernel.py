@@ -108,6 +108,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self._weapon_ranges: dict[int, tuple[list[Skill], int]] = {}  # seat -> (its skills, treated_weapon_range)
         self._converts: dict[int, bool] = {}  # seat -> a skill of p's has a conversion (_may_counter)
         self._usable: dict[str, frozenset[CardKind]] = {}  # context -> the deck's kinds with a use in it
+        self._probes: dict[int, UsedCard] = {}  # uid -> the card as printed, for legality checks (probe)
         self._va_kinds: dict[tuple[int, str], tuple[Any, list[CardKind]]] = {}  # (id of a conversion, context) -> it, its kinds
         self._bound: Bound = {}  # modifiers with a subject, by name and bound seat (with the index)
         self.set_aside: frozenset[int] = frozenset()  # equipped cards being converted right now

@@ -28,6 +28,11 @@ EQUIP_USE = UseMode("play", TargetRule("self", None))
 TARGETING = frozenset({"using", "specifying", "targeted", "after_specify", "after_targeted"})  # _target_windows
 
 
+def _as_printed(card: Card, holder: Player) -> Card:
+    """A card as a pattern reads it when no filter of its holder applies: its own face."""
+    return card
+
+
 def use_mode(kind: CardKind, context: str) -> UseMode | None:
     mode = kind.mode(context)
     if mode is None and context == "play" and kind.is_equip:
@@ -129,11 +134,14 @@ class UsingMixin:
 
     def view_as_sample(self, p: Player, va: Any) -> tuple[Card, ...] | None:
         """Some cards a conversion could be made of now (its rule across them kept), or None."""
-        pool = [c for c in self.zone_cards(p, va.zone) if va.matches(self.seen_used(c, p))]
+        # a card of a holder no filter touches is matched by its face (patterns read only a card's
+        # face: schema.PATTERN_WORDS), without a view made of it
+        face = self.seen_used if p.seat in self.filter_table() else _as_printed
+        pool = [c for c in self.zone_cards(p, va.zone) if va.matches(face(c, p))]
         if va.across is None:
             return tuple(pool[:va.count]) if len(pool) >= va.count else None
         how, prop = va.across
-        some = viewas.sample(how, [(viewas.key_of(self.seen_used(c, p), prop), c) for c in pool], va.count)
+        some = viewas.sample(how, [(viewas.key_of(face(c, p), prop), c) for c in pool], va.count)
         return tuple(some) if some is not None else None
 
     def view_as_fitting(self, p: Player, va: Any, chosen: list[Card], pool: list[Card]) -> list[Card]:
