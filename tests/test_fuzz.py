@@ -304,10 +304,15 @@ def generated_skill(draw: st.DrawFn) -> str:
             + "\n    ".join(body) + "\n  }\n}\n")
 
 
+# the mark the generated text may read (LITERALS["str"]): a mark no text sets is an error
+MARKER = ('skill 生記 shengji_mark "生成的技能所讀的標記" {\n'
+          '  on phase_start when phase.player == you and phase.name == "prepare" { mark(you, "是否發動？", 2); }\n}\n')
+
+
 def generated_file(skill_text: str) -> str:
-    heroes = "".join(f"hero {name} {ident} {{ kingdom 魏; gender male; hp 4; skills 生技; }}\n"
+    heroes = "".join(f"hero {name} {ident} {{ kingdom 魏; gender male; hp 4; skills 生技, 生記; }}\n"
                      for name, ident in (("生甲", "sheng_jia"), ("生乙", "sheng_yi")))
-    return (skill_text + heroes + 'ruleset fuzz "生成的技能" {\n  mode identity;\n  decks standard, ex;\n'
+    return (skill_text + MARKER + heroes + 'ruleset fuzz "生成的技能" {\n  mode identity;\n  decks standard, ex;\n'
             "  heroes standard, fuzz_generated;\n  lords 生甲, 生乙;\n}\n")
 
 
