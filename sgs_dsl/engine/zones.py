@@ -73,7 +73,7 @@ class ZonesMixin:
 
     def _place(self, card: Card, zone: str, owner: Player | None) -> None:
         self.table_version += 1
-        if zone not in ("judge", "processing"):
+        if self.judge_as and zone not in ("judge", "processing"):
             self.judge_as.pop(card.uid, None)
         if zone == "hand":
             owner.hand.append(card)
@@ -142,7 +142,7 @@ class ZonesMixin:
         self.move_cards(cards, "hand", player, "draw", [FROM_DECK] * len(cards))
         if self.logging:
             self.log(f"{player.label()}摸{len(cards)}張牌")
-        if self.listeners().get("drawn"):
+        if (self._listeners if self._listeners is not None else self.listeners()).get("drawn"):
             self.open_window("drawn", {"move": Move(player, "deck", cards[0], cards)})
         return cards
 
