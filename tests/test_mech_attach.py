@@ -67,7 +67,11 @@ def test_not_offered_when_the_owner_is_dead_or_the_condition_fails(library, chan
     assert ACTION not in labels(game, actor)
 
 
-def test_a_library_without_attached_actions_never_scans(monkeypatch):
+def test_a_table_without_attached_actions_scans_once_per_change_of_skills(monkeypatch):
     game = make_table(seats=[dict(role="lord"), dict(role="rebel")])
+    assert game.attached_options(game.players[0]) == []  # worked out: no one attaches an action
     monkeypatch.setattr(type(game), "skills_of", lambda *a, **k: pytest.fail("scanned skills"))
-    assert game.attached_options(game.players[0]) == []
+    assert game.attached_options(game.players[1]) == []  # kept: the skills did not change
+    game.changed_skills()
+    with pytest.raises(pytest.fail.Exception, match="scanned skills"):
+        game.attached_options(game.players[0])  # the skills in play changed: worked out again

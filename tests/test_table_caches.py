@@ -1,5 +1,5 @@
 """The tables a game keeps of the skills in play (listeners, modifier index, prohibits, filters,
-kinds judged alike) stay what a full rebuild would give when equipment moves: an equipment
+kinds judged alike, whether an action is attached) stay what a full rebuild would give when equipment moves: an equipment
 move rebuilds only the tables its gained or lost skills feed (`Game.changed_equipment`)."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def _tables(game: Game) -> tuple[Any, ...]:
     filters = {seat: [id(f) for f in fs] for seat, fs in game.filter_table().items()}
     alike = {p.seat: game.kinds_judged_alike(p) for p in game.players if p.alive}
     skills = {p.seat: [id(s) for s in game.skills_of(p, suppressed=True)] for p in game.players}
-    return listeners, modifiers, forbids, filters, alike, skills
+    return listeners, modifiers, forbids, filters, alike, skills, game.attach_in_play()
 
 
 @pytest.mark.parametrize("ruleset, players, games", TABLES)

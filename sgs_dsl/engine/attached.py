@@ -1,6 +1,7 @@
 """Actions for others: a skill's `attach others { ... }` gives every other
 player an action in their own play phase, e.g. a lord skill that lets the lord's kingdom
-hand the lord a card. Games whose library has no such skill never scan for them."""
+hand the lord a card. A game scans for them only while some living player's skills attach
+one (`attach_in_play`, kept until the skills in play change)."""
 
 from __future__ import annotations
 
@@ -16,18 +17,19 @@ ATTACH_KEY = "attach:"  # Player.used key prefix: the actor's uses of one owner'
 class AttachedMixin:
     """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
 
-    _attach_possible: bool | None = None  # does any skill of the library attach an action?
+    _attach_live: bool | None = None  # does a living player's skill attach an action? (None: not worked out)
 
-    def attach_possible(self) -> bool:
-        if self._attach_possible is None:
-            skills = list(self.library.skills.values())
-            skills += [k.skill for k in self.library.cards.values() if k.skill is not None]
-            self._attach_possible = any(s.attached for s in skills)
-        return self._attach_possible
+    def attach_in_play(self) -> bool:
+        """Some living player has a skill that attaches an action (hidden or not: the options
+        then ask exactly); worked out again after changed_skills."""
+        if self._attach_live is None:
+            self._attach_live = any(s.attached for p in self.players if p.alive
+                                    for s in self.skills_of(p, suppressed=True))
+        return self._attach_live
 
     def attached_options(self, player: Player) -> list[Option]:
         """`發動【SKILL】` for each action a living other player's skill gives `player` now."""
-        if not self.attach_possible():
+        if not (self._attach_live if self._attach_live is not None else self.attach_in_play()):
             return []
         offered = []
         for owner in self.seat_order(player):

@@ -420,6 +420,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self._skills.clear()
         self._alike.clear()  # kinds_judged_alike, read off the tables above
         self._converts.clear()
+        self._attach_live = None
 
     def changed_equipment(self, p: Player) -> None:
         """p's equipment changed: p's skills are worked out again, and only the tables that the
@@ -448,6 +449,8 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             self._alike.clear()  # kinds_judged_alike reads the three tables above
         if any(s.view_as for s in changed):
             self._converts.pop(p.seat, None)
+        if any(s.attached for s in changed):
+            self._attach_live = None
 
     def open_window(self, window: str, variables: dict[str, Any],
                     extra: list[tuple[Player, Skill, TriggerDef]] | None = None) -> None:
