@@ -42,7 +42,7 @@ from .prohibits import ProhibitsMixin
 from .questioning import QuestioningMixin
 from .state import StateMixin
 from .turn import ACTIVE_KEY, END_PLAY, MAX_ACTIONS_PER_PHASE, TurnMixin
-from .using import EQUIP_USE, UNCOUNTERABLE, UsingMixin, use_mode
+from .using import ALIKE_MODIFIERS, EQUIP_USE, UNCOUNTERABLE, UsingMixin, use_mode
 from .view import SeatView
 from .zones import FROM_DECK, ZonesMixin, where, zone_zh
 
@@ -445,8 +445,8 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             self._forbid_table = self._forbid_binding = None
         if any(s.filters for s in changed):
             self._filter_table = None
-        if any(s.modifiers or s.forbids or s.filters for s in changed):
-            self._alike.clear()  # kinds_judged_alike reads the three tables above
+        if any(s.forbids or s.filters or any(m.name in ALIKE_MODIFIERS for m in s.modifiers) for s in changed):
+            self._alike.clear()  # kinds_judged_alike reads these (a horse's distance leaves it)
         if any(s.view_as for s in changed):
             self._converts.pop(p.seat, None)
         if any(s.attached for s in changed):

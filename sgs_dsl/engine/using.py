@@ -33,6 +33,11 @@ def _as_printed(card: Card, holder: Player) -> Card:
     return card
 
 
+# the modifiers whose patterns match the card can_play reads (kinds_judged_alike): no other
+# modifier of a player's makes two real cards of one kind judged apart
+ALIKE_MODIFIERS = ("range", "trick_distance")
+
+
 def use_mode(kind: CardKind, context: str) -> UseMode | None:
     mode = kind.mode(context)
     if mode is None and context == "play" and kind.is_equip:
@@ -293,7 +298,7 @@ class UsingMixin:
                 ("target", t.seat) in binding for t in self.players):
             return False
         index = self._modifier_seats if self._modifier_seats is not None else self._index_modifiers()
-        return p.seat not in index.get("range", ()) and p.seat not in index.get("trick_distance", ())
+        return not any(p.seat in index.get(name, ()) for name in ALIKE_MODIFIERS)
 
     def can_play(self, p: Player, kind: CardKind, card: UsedCard, ignore_limit: bool = False) -> bool:
         mode = use_mode(kind, "play")
