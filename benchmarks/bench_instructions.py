@@ -2,8 +2,13 @@
 cache simulation): unlike time, the count does not move with the machine's load, so a change
 of 1% shows. Each count is the batch's run less a run of no games (the library's load and
 Python's start-up), both with a fixed hash seed (string hashes change how dicts and sets
-probe: without it the same code reads up to 2% apart). `--tree` measures another checkout
-(an export of an older commit) with this machine's Python, for before/after figures.
+probe: without it the same code reads up to 2% apart). The same code then reads the same to
+the million run after run, but a change of code moves where objects are allocated, and so how
+the sets and dicts keyed by identity (cards, players) probe: one heap layout alone reads a
+change up to 0.6% off. So the batch is counted in several layouts (`--layouts`: some objects
+allocated before the library loads) and the mean given, with the spread. `--tree` measures
+another checkout (an export of an older commit) with this machine's Python, for before/after
+figures.
 
     python benchmarks/bench_instructions.py --ruleset basic --games 40
     python benchmarks/bench_instructions.py --ruleset standard --games 30 --tree /tmp/old
@@ -25,6 +30,7 @@ import _common
 PLAY = """
 import sys
 sys.path.insert(0, {tree!r})
+layout = [object() for _ in range({layout})]  # shifts where the game's objects are allocated
 from sgs_dsl.compiler.library import load_library
 from sgs_dsl.sim.batch import run_batch
 library = load_library()
@@ -33,10 +39,18 @@ if {games}:  # none: the load alone, to subtract
 """
 
 
-def instructions(tree: Path, ruleset: str, players: int, games: int, seed: int) -> int:
-    """The instructions valgrind counts for one run of the batch in a fresh process."""
-    code = PLAY.format(tree=str(tree), ruleset=ruleset, players=players, games=games, seed=seed)
+LAYOUTS = (0, 37, 1000, 4099, 257, 12345)  # objects allocated first, one count per layout
+
+
+def instructions(tree: Path, ruleset: str, players: int, games: int, seed: int, layout: int = 0,
+                 counted: bool = True) -> int:
+    """The instructions valgrind counts for one run of the batch in a fresh process (without
+    `counted`: the run only, outside valgrind, to fill caches; 0 returned)."""
+    code = PLAY.format(tree=str(tree), ruleset=ruleset, players=players, games=games, seed=seed, layout=layout)
     env = {**os.environ, "PYTHONHASHSEED": "0"}
+    if not counted:
+        subprocess.run([sys.executable, "-c", code], env=env, check=True)
+        return 0
     run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                           sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
     found = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
@@ -52,21 +66,29 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--tree", type=Path, default=_common.REPO, help="the checkout to measure (default: this one)")
+    ap.add_argument("--layouts", type=int, default=3, help=f"heap layouts to count in (1 to {len(LAYOUTS)}; default 3)")
     args = ap.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed: this benchmark counts instructions with it")
     if args.games < 1:
         raise SystemExit("--games must be at least 1")
+    if not 1 <= args.layouts <= len(LAYOUTS):
+        raise SystemExit(f"--layouts must be 1 to {len(LAYOUTS)}")
     tree = args.tree.resolve()
-    instructions(tree, args.ruleset, args.players, 0, args.seed)  # fill the tree's parse cache first
-    base = instructions(tree, args.ruleset, args.players, 0, args.seed)
-    total = instructions(tree, args.ruleset, args.players, args.games, args.seed)
-    played = total - base
+    # a game first, outside valgrind: the parse cache and every module's bytecode are then on disk
+    instructions(tree, args.ruleset, args.players, 1, args.seed, counted=False)
+    played, bases = [], []
+    for layout in LAYOUTS[:args.layouts]:
+        base = instructions(tree, args.ruleset, args.players, 0, args.seed, layout)
+        played.append(instructions(tree, args.ruleset, args.players, args.games, args.seed, layout) - base)
+        bases.append(base)
+    mean = sum(played) / len(played)
     print(_common.table([
-        (f"instructions, {args.games} {args.ruleset} games, {args.players} players (seed {args.seed})",
-         f"{played / 1e6:,.0f}", "M"),
-        ("instructions per game", f"{played / args.games / 1e6:,.1f}", "M"),
-        ("library load and start-up (subtracted)", f"{base / 1e6:,.0f}", "M"),
+        (f"instructions, {args.games} {args.ruleset} games, {args.players} players (seed {args.seed}), "
+         f"mean of {len(played)} heap layouts", f"{mean / 1e6:,.0f}", "M"),
+        ("spread over the layouts (lowest to highest)", f"{min(played) / 1e6:,.0f} to {max(played) / 1e6:,.0f}", "M"),
+        ("instructions per game", f"{mean / args.games / 1e6:,.1f}", "M"),
+        ("library load and start-up (subtracted)", f"{sum(bases) / len(bases) / 1e6:,.0f}", "M"),
     ]))
 
 

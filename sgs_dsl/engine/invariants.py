@@ -12,7 +12,6 @@ docs/reliability.md ("Invariants") lists every check and its message."""
 
 from __future__ import annotations
 
-from itertools import chain
 from typing import Any
 
 import attrs
@@ -127,11 +126,17 @@ class Invariants:
     def _cards_fine(self) -> bool:
         """Every card of the game on the table once: set operations only."""
         g = self.game
-        zones = [g.deck, g.discard_pile, g.processing]
+        seen = set(g.deck)
+        seen.update(g.discard_pile, g.processing)
+        count = len(g.deck) + len(g.discard_pile) + len(g.processing)
         for p in g.players:
-            zones += (p.hand, p.equips.values(), p.judge, *p.piles.values())
+            seen.update(p.hand, p.judge, p.equips.values())
+            count += len(p.hand) + len(p.judge) + len(p.equips)
+            for pile in p.piles.values():
+                seen.update(pile)
+                count += len(pile)
         # as many cards as the game's, and the same set: so each of them once
-        return sum(map(len, zones)) == len(self.cards) and self.cards == set(chain.from_iterable(zones))
+        return count == len(self.cards) and seen == self.cards
 
     def _deck_problems(self) -> list[str]:
         g = self.game
