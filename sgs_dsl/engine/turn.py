@@ -115,7 +115,7 @@ class TurnMixin:
         info = Phase(phase, player)
         outer, self.phase_now = self.phase_now, phase
         try:
-            if self.listeners().get("phase_before"):
+            if "phase_before" in (self._listeners if self._listeners is not None else self.listeners()):
                 self.budget.new_action()
                 self.open_window("phase_before", {"phase": info})
                 if phase in player.skipped:

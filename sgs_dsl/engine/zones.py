@@ -25,17 +25,17 @@ class ZonesMixin:
     def zone_of(self, card: Card) -> tuple[str, Player | None]:
         if card in self.processing:  # asked first: a used card's next move, and the area is small
             return "processing", None
-        for p in self.players:
+        for p in self.players:  # (`in` compares cards by identity: a Card is equal only to itself)
             if card in p.hand:
                 return "hand", p
             if card in p.judge:
                 return "judge", p
-            for c in p.equips.values():
-                if c is card:
-                    return "equip", p
-            for name, pile in p.piles.items():
-                if card in pile:
-                    return PILE + name, p
+            if card in p.equips.values():
+                return "equip", p
+            if p.piles:
+                for name, pile in p.piles.items():
+                    if card in pile:
+                        return PILE + name, p
         if card in self.discard_pile:
             return "discard", None
         if card in self.deck:
