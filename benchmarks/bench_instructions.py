@@ -1,14 +1,14 @@
 """Instructions a batch of seeded games costs, counted by valgrind (cachegrind without its
-cache simulation): unlike time, the count does not move with the machine's load, so a change
-of 1% shows. Each count is the batch's run less a run of no games (the library's load and
-Python's start-up), both with a fixed hash seed (string hashes change how dicts and sets
-probe: without it the same code reads up to 2% apart). The same code then reads the same to
-the million run after run, but a change of code moves where objects are allocated, and so how
-the sets and dicts keyed by identity (cards, players) probe: one heap layout alone reads a
-change up to 0.6% off. So the batch is counted in several layouts (`--layouts`: some objects
-allocated before the library loads) and the mean given, with the spread. `--tree` measures
-another checkout (an export of an older commit) with this machine's Python, for before/after
-figures.
+cache simulation): unlike time, the count does not move with the machine's load, so over a
+few heap layouts a change of 1% shows. Each count is the batch's run less a run of no games
+(the library's load and Python's start-up), both with a fixed hash seed (string hashes change
+how dicts and sets probe: without it the same code reads up to 2% apart). The same code then
+reads the same to the million run after run, but a change of code moves where objects are
+allocated, and so how the sets and dicts keyed by identity (cards, players) probe: one heap
+layout alone reads a change up to 1.3% off. So the batch is counted in several layouts
+(`--layouts`: some objects allocated before the library loads) and the mean given, with the
+spread. `--tree` measures another checkout (an export of an older commit) with this machine's
+Python, for before/after figures.
 
     python benchmarks/bench_instructions.py --ruleset basic --games 40
     python benchmarks/bench_instructions.py --ruleset standard --games 30 --tree /tmp/old
@@ -42,17 +42,24 @@ if {games}:  # none: the load alone, to subtract
 LAYOUTS = (0, 37, 1000, 4099, 257, 12345)  # objects allocated first, one count per layout
 
 
-def instructions(tree: Path, ruleset: str, players: int, games: int, seed: int, layout: int = 0,
-                 counted: bool = True) -> int:
-    """The instructions valgrind counts for one run of the batch in a fresh process (without
-    `counted`: the run only, outside valgrind, to fill caches; 0 returned)."""
-    code = PLAY.format(tree=str(tree), ruleset=ruleset, players=players, games=games, seed=seed, layout=layout)
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
-    if not counted:
-        subprocess.run([sys.executable, "-c", code], env=env, check=True)
-        return 0
+ENV = {**os.environ, "PYTHONHASHSEED": "0"}
+
+
+def play_code(tree: Path, ruleset: str, players: int, games: int, seed: int, layout: int = 0) -> str:
+    return PLAY.format(tree=str(tree), ruleset=ruleset, players=players, games=games, seed=seed, layout=layout)
+
+
+def warm(tree: Path, ruleset: str, players: int, seed: int) -> None:
+    """One game outside valgrind: the parse cache and every module's bytecode are then on disk,
+    so no counted run pays for compiling them."""
+    subprocess.run([sys.executable, "-c", play_code(tree, ruleset, players, 1, seed)], env=ENV, check=True)
+
+
+def instructions(tree: Path, ruleset: str, players: int, games: int, seed: int, layout: int = 0) -> int:
+    """The instructions valgrind counts for one run of the batch in a fresh process."""
+    code = play_code(tree, ruleset, players, games, seed, layout)
     run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
+                          sys.executable, "-c", code], capture_output=True, text=True, env=ENV, check=False)
     found = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
     if run.returncode != 0 or found is None:
         raise SystemExit(f"valgrind failed (exit {run.returncode}):\n{run.stderr[-2000:]}")
@@ -75,8 +82,7 @@ def main() -> None:
     if not 1 <= args.layouts <= len(LAYOUTS):
         raise SystemExit(f"--layouts must be 1 to {len(LAYOUTS)}")
     tree = args.tree.resolve()
-    # a game first, outside valgrind: the parse cache and every module's bytecode are then on disk
-    instructions(tree, args.ruleset, args.players, 1, args.seed, counted=False)
+    warm(tree, args.ruleset, args.players, args.seed)
     played, bases = [], []
     for layout in LAYOUTS[:args.layouts]:
         base = instructions(tree, args.ruleset, args.players, 0, args.seed, layout)

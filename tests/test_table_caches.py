@@ -1,6 +1,7 @@
 """The tables a game keeps of the skills in play (listeners, modifier index, prohibits, filters,
-kinds judged alike, whether an action is attached) stay what a full rebuild would give when equipment moves: an equipment
-move rebuilds only the tables its gained or lost skills feed (`Game.changed_equipment`)."""
+kinds judged alike, whether an action is attached) stay what a full rebuild would give when
+equipment moves: an equipment move rebuilds only the tables its gained or lost skills feed
+(`Game.changed_equipment`)."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ class AttachedMixin:
 
     def attached_options(self, player: Player) -> list[Option]:
         """`發動【SKILL】` for each action a living other player's skill gives `player` now."""
-        if not (self._attach_live if self._attach_live is not None else self.attach_in_play()):
+        if not self.attach_in_play():
             return []
         offered = []
         for owner in self.seat_order(player):
