@@ -68,7 +68,11 @@ ruling "壞的" {
 
 
 @pytest.fixture
-def project(pytester: pytest.Pytester) -> pytest.Pytester:
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    # The inner pytest is a session of its own: under pytest-xdist (-n) it must not read the
+    # worker's variables and take itself for a worker (syrupy then keeps unused snapshots).
+    for name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
+        monkeypatch.delenv(name, raising=False)
     pytester.makeini("[pytest]\n")
     (pytester.path / "tests" / "rulings").mkdir(parents=True)
     return pytester
