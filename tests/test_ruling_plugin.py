@@ -202,6 +202,19 @@ def test_snapshots_survive_a_file_that_stops_loading_and_go_with_a_removed_rulin
     assert "桃回復一點體力" not in stored.read_text(encoding="utf-8")
 
 
+def test_under_xdist_a_removed_rulings_snapshot_still_fails_the_run_as_unused(project):
+    # The README's test command runs on every core (-n auto): the rulings' snapshots must be
+    # compared, and a stale one reported, as in one process.
+    path = write(project, "cards.ruling", DODGE)
+    run(project, "--snapshot-update").assert_outcomes(passed=2)
+    run(project, "-n", "2").assert_outcomes(passed=2)
+    path.write_text(DODGE.split('ruling "桃回復一點體力"')[0], encoding="utf-8")
+    result = run(project, "-n", "2")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*1 snapshot unused*"])
+    assert result.ret != 0
+
+
 # --- sgs ruling --------------------------------------------------------------------------------
 
 
