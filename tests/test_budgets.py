@@ -15,7 +15,7 @@ from sgs_dsl.compiler import schema
 from sgs_dsl.compiler.library import check_paths, load_library
 from sgs_dsl.compiler.runtime import COUNTS
 from sgs_dsl.core import model
-from sgs_dsl.core.model import MAX_COUNT, MAX_DEPTH, MAX_INT, MAX_STEPS, Budget, RulesError
+from sgs_dsl.core.model import CALL_LEVELS, MAX_COUNT, MAX_DEPTH, MAX_INT, MAX_STEPS, Budget, RulesError
 from sgs_dsl.engine import kernel
 from sgs_dsl.game import play_game
 from sgs_dsl.sim.batch import run_batch
@@ -60,7 +60,8 @@ def test_a_trigger_that_sets_itself_off_stops_at_the_depth_budget(lib):
                                                  "self_trigger.sgs:4:3) fired;")) as caught:
         game.damage(game.players[0], 1, source=game.players[1])
     assert caught.value.span.line == 5
-    assert game.fired["反噬"] == MAX_DEPTH + 1  # each firing's calls are one level deeper than the last
+    # each firing's damage, at level 4 of its text (skill, trigger, statement, call), stays running
+    assert game.fired["反噬"] == MAX_DEPTH // (CALL_LEVELS + 4) + 1
     assert game.players[0].alive
 
 
@@ -69,7 +70,9 @@ def test_two_skills_that_set_each_other_off_stop_at_the_depth_budget(lib):
     with pytest.raises(RulesError, match=located("mutual.sgs", 5, 5, "runaway text: nested more than")
                        + ".*" + re.escape(f" while 【以牙】 ({RUNAWAY}/mutual.sgs:4:3) fired;")):
         game.damage(game.players[0], 1, source=game.players[1])
-    assert (game.fired["以牙"], game.fired["還牙"]) == (MAX_DEPTH // 2 + 1, MAX_DEPTH // 2)  # in turn
+    # in turn: 以牙's damage is at level 4, 還牙's inside an `if` at level 5
+    pair = 2 * CALL_LEVELS + 4 + 5
+    assert (game.fired["以牙"], game.fired["還牙"]) == (MAX_DEPTH // pair + 1, MAX_DEPTH // pair)
 
 
 def test_a_condition_that_asks_for_what_it_decides_stops_at_the_depth_budget(lib):
@@ -86,8 +89,9 @@ def test_a_card_that_uses_itself_stops_at_the_card(lib):
     assert game.budget.depth == 0  # every level was left on the way out
 
 
-def test_text_nested_deep_inside_itself_ends_located_even_when_python_stack_fills_first(tmp_path):
-    """30 nested `if`s around the recursive call: Python's stack fills before 40 levels."""
+def test_text_nested_deep_inside_itself_ends_at_the_budget_before_python_stack_fills(tmp_path):
+    """30 nested `if`s around the recursive calls: each call counts the levels it is written
+    in, so the nesting budget stops it, located, while Python's stack has room to spare."""
     body = "recover(you, 1); damage(you, 1);"
     for _ in range(30):
         body = f"if true {{ {body} }}"
@@ -97,9 +101,98 @@ def test_text_nested_deep_inside_itself_ends_located_even_when_python_stack_fill
     deep = load_library([path])
     game = table(deep, {0: "shen"})
     recover = 42 + 10 * 30  # each `if true { ` moves the calls 10 columns right
-    where = f"{re.escape(str(path))}:2:({recover}|{recover + 17}): "  # the recovery or the damage after it
-    with pytest.raises(RulesError, match=where + "runaway text: .*Python's stack"):
+    where = f"{re.escape(str(path))}:2:{recover}: "  # the recovery of the firing past the budget
+    with pytest.raises(RulesError, match=where + "runaway text: nested more than"):
         game.damage(game.players[0], 1)
+    assert game.fired["深"] == MAX_DEPTH // (CALL_LEVELS + 4 + 30) + 1  # each `if` is one level
+    assert game.budget.depth == 0
+
+
+def _levels(k: int, call: str) -> str:
+    """`call` inside k nested `if`s."""
+    return "".join(f"if n > {-i - 1} {{ " for i in range(k)) + call + " }" * k
+
+
+# Text that sets itself off through each way text runs again (a procedure, a definition, a
+# trigger, a card use), with the call that does it nested k levels deep in its text.
+RECURSIONS = {
+    "procedure": lambda k: f"""procedure 遞(n: int) {{ {_levels(k, "遞(n + 1);")} }}
+skill 遞歸 digui "x" {{ on phase_start when phase.player == you {{ 遞(0); }} }}""",
+    "definition": lambda k: f"""define 深(n: int): int = {"(1 + " * k} 深(n + 1) {")" * k};
+skill 遞歸 digui "x" {{ on phase_start when phase.player == you {{ draw(you, 深(0)); }} }}""",
+    "trigger": lambda k: f"""skill 遞歸 digui "x" {{
+  on drawn when move.player == you {{ let n = 1; {_levels(k, "draw(you, 1);")} }} }}""",
+    "use": lambda k: f"""skill 遞歸 digui "x" {{
+  on using when use.user == you {{ let n = 1; {_levels(k, "use_virtual(you, 無中生有, on: [you]);")} }} }}""",
+}
+
+
+def _stack_depth() -> int:
+    import sys
+
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
+
+
+def _deep(frames: int, then):
+    """`then()` run `frames` Python frames deeper than here."""
+    return then() if frames <= 0 else _deep(frames - 1, then)
+
+
+@pytest.mark.parametrize("kind", sorted(RECURSIONS))
+@pytest.mark.parametrize("k", [0, 12, 30, 56])
+def test_recursion_under_nesting_ends_at_the_budget_from_a_deep_stack(tmp_path, kind, k):
+    """Every way text sets itself off, with its call under up to 56 levels of text (the front
+    end allows 64), started 300 frames deep (a test runner, a worker): a located rules error
+    of the nesting budget, never Python's RecursionError nor the stack-full fallback."""
+    path = tmp_path / "x.sgs"
+    path.write_text(RECURSIONS[kind](k), encoding="utf-8")
+    deep = load_library([path])
+    game = table(deep, {0: "digui"})
+    start = _stack_depth()
+
+    def run():
+        assert _stack_depth() >= start + 300
+        with pytest.raises(RulesError, match=rf"^\S+\.sgs:\d+:\d+: .*nested more than {MAX_DEPTH} levels deep") as caught:
+            if kind == "trigger":
+                game.draw(game.players[0], 1)
+            elif kind == "use":
+                game.use_virtual(game.players[0], "無中生有", [game.players[0]], True, False)
+            else:
+                game.run_phase(game.players[0], "prepare")
+        return caught.value
+
+    error = _deep(300, run)
+    assert str(path) in str(error)  # at the call, or at the card whose use went past, naming the trigger
+    assert "Python" not in str(error)
+    assert game.budget.depth == 0
+
+
+@pytest.mark.parametrize("kind", sorted(RECURSIONS))
+def test_recursion_from_a_nearly_full_stack_still_ends_located(tmp_path, kind):
+    """Started 150 frames short of Python's limit, the stack fills before the budget: the game
+    still ends with a rules error at the text, never a RecursionError."""
+    import sys
+
+    path = tmp_path / "x.sgs"
+    path.write_text(RECURSIONS[kind](30), encoding="utf-8")
+    game = table(load_library([path]), {0: "digui"})
+
+    def run():
+        with pytest.raises(RulesError, match=r"^\S+\.sgs:\d+:\d+: runaway text: ") as caught:
+            if kind == "trigger":
+                game.draw(game.players[0], 1)
+            elif kind == "use":
+                game.use_virtual(game.players[0], "無中生有", [game.players[0]], True, False)
+            else:
+                game.run_phase(game.players[0], "prepare")
+        return caught.value
+
+    error = _deep(sys.getrecursionlimit() - _stack_depth() - 150, run)
+    assert str(path) in str(error)
+    assert game.budget.depth == 0
 
 
 # ------------------------------------------------------------ steps per action

@@ -5,9 +5,11 @@ with the next, a typo in a name, the text cut short, bad bytes put in): every re
 accepted or rejected with located errors, never a traceback; an accepted .sgs file is played
 for one short seeded game, an accepted .ruling file's rulings are run.
 (b) Random well-typed skills over the schema (a window, a guard, effects from BUILTINS with
-arguments of each parameter's type from the variables of that window) are loaded into a
-ruleset beside the standard heroes and played: every game ends normally or with a located
-rules error, never an internal error.
+arguments of each parameter's type from the variables of that window, under up to 50 levels
+of `if`, with values kept on the use or damage under names that may look private, and a
+procedure that calls itself under up to 50 levels of text) are loaded into a ruleset beside
+the standard heroes and played: every game ends normally or with a located rules error,
+never an internal error.
 
 The budget is SGS_FUZZ_EXAMPLES examples in all (default 250, under a minute); the runs are
 derandomized, so CI sees the same examples every time.
@@ -284,6 +286,21 @@ def statement(name: str, args: list[str]) -> str:
     return f"if {call} != none {{ draw(you, 1); }}"
 
 
+# names a text may keep its own values under on a use or a damage, some of them names the
+# engine or Python uses for itself: a text's values must never reach those
+PRIVATE_LOOKING = ("_revealed", "_ruled", "_uncounterable", "__class__", "__dict__", "vars", "_x")
+KEPT_VALUES = ("1", "true", "[you]", "none", '"甲"')
+MAX_GENERATED_NESTING = 50  # `if`s around the body (the front end allows 64 levels in all)
+
+
+def nested(body: list[str], levels: int, test: str) -> str:
+    """`body` inside `levels` nested `if`s that hold (`test` formatted with the level)."""
+    text = "\n    ".join(body)
+    for i in range(levels):
+        text = f"if {test.format(i)} {{ {text} }}"
+    return text
+
+
 @st.composite
 def generated_skill(draw: st.DrawFn) -> str:
     window = draw(st.sampled_from(WINDOWS))
@@ -298,10 +315,19 @@ def generated_skill(draw: st.DrawFn) -> str:
     for builtin in draw(st.lists(st.sampled_from(usable), min_size=1, max_size=3)):
         args = [draw(st.sampled_from(choices)) for choices in arguments(builtin, scope)]
         body.append(statement(builtin.name, args))
+    for var in ("use", "damage"):  # a value of its own, under a name that may look private
+        if scope.get(var) == var and draw(st.booleans()):
+            body.append(f"set {var}.{draw(st.sampled_from(PRIVATE_LOOKING))} = {draw(st.sampled_from(KEPT_VALUES))};")
+    procedure = ""
+    if draw(st.booleans()):  # a procedure that calls itself under levels of text, until the budget stops it
+        inner = nested(["生遞(n + 1);"], draw(st.integers(0, MAX_GENERATED_NESTING)), "n > -{0} - 1")
+        procedure = f"procedure 生遞(n: int) {{ {inner} }}\n"
+        body.append("生遞(0);")
     optional = " optional" if draw(st.booleans()) else ""
     when = f" when {guard}" if guard else ""
-    return (f'skill 生技 shengji "生成的技能" {{\n  on {window.id}{optional}{when} {{\n    '
-            + "\n    ".join(body) + "\n  }\n}\n")
+    levels = draw(st.integers(0, MAX_GENERATED_NESTING))
+    return (procedure + f'skill 生技 shengji "生成的技能" {{\n  on {window.id}{optional}{when} {{\n    '
+            + nested(body, levels, "you.max_hp > {0} - 100") + "\n  }\n}\n")
 
 
 # the mark the generated text may read (LITERALS["str"]): a mark no text sets is an error

@@ -249,3 +249,30 @@ def test_text_that_kills_its_player_then_moves_cards_to_it_sends_them_to_the_dis
     _plays_cleanly(tmp_path, "dead_swap", 'skill 生技 shengji "測試" {\n  on damaged when damage.target == you {\n'
                    "    damage(you, 1);\n    swap_hands(you, damage.source or you);\n"
                    "    gain(you, first(cards_of(damage.source or you, hand)));\n  }\n}\n", hp=2)
+
+
+def _keeps_on_the_use(tmp_path: Path, names: tuple[str, ...]) -> list[str]:
+    """The logs of seeded games in which every seat's skill keeps values under `names` on
+    every card it uses (a list, a number, true)."""
+    sets = " ".join(f"set use.{n} = {v};" for n, v in zip(names, ("[you]", "1", "true"), strict=True))
+    path = tmp_path / f"keeps_{len(list(tmp_path.iterdir()))}.sgs"
+    heroes = "".join(f"hero 記{i} ji_{i} {{ kingdom 群; gender male; hp 4; skills 記用; }}\n" for i in range(6))
+    path.write_text(f'skill 記用 jiyong "測試" {{\n  on using when use.user == you {{ {sets} }}\n}}\n{heroes}'
+                    'ruleset jiyong "測試" { mode identity; decks standard, ex; heroes keeps_0, keeps_1; lords 記0; }\n'
+                    .replace("keeps_0, keeps_1", path.stem), encoding="utf-8")
+    assert check_paths([path]) == []
+    library = load_library([path])
+    results = [play_game(library, "jiyong", 5, seed, log=True, max_turns=40) for seed in range(4)]
+    assert all(r.error is None for r in results), [r.error for r in results]
+    return ["\n".join(r.log) for r in results]
+
+
+def test_a_use_keeps_no_engine_record_a_text_can_reach(tmp_path: Path) -> None:
+    # `set use._revealed = ...` crashed every game, `set use._ruled` any use of a card rule, and
+    # `set use._uncounterable = true` made a card uncounterable: the engine kept its own
+    # records among the text's values. Now a use's values are the text's alone, whatever
+    # their names: the games are those of a text that keeps the same values under other names.
+    private = _keeps_on_the_use(tmp_path, ("_revealed", "_ruled", "_uncounterable"))
+    plain = _keeps_on_the_use(tmp_path, ("revealed_", "ruled_", "uncounterable_"))
+    assert private == plain
+    assert any("無懈可擊" in log for log in plain)  # a counter was in play

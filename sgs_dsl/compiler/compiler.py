@@ -23,7 +23,7 @@ from ..core.defs import (
     ViewAsDef,
     mark_helpers,
 )
-from ..core.model import MAX_DEPTH, MAX_INT, RulesError
+from ..core.model import CALL_LEVELS, MAX_DEPTH, MAX_INT, STACK_FULL, RulesError
 from ..core.windows import WINDOW_BY_ID, WINDOWS
 from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
@@ -49,9 +49,6 @@ from .values import bounded, checked_cards, checked_int, const
 BREAK = 1
 STOP = 2
 MAX_LOOP = 200
-_STACK_FULL = ("runaway text: it sets itself off again so deep inside its own blocks that Python's "
-               "stack is full before the nesting budget")
-
 FORBID_SUBJECTS = ("you", "others", "all")  # whom a `forbid` binds
 CARD_MODIFIERS = ("limit", "targets", "trick_distance", "hand_limit", "range")  # modifiers keyed by a card pattern
 DISTANCE_MODIFIERS = ("distance_to", "distance_from")  # `player`: the other end of the distance
@@ -94,6 +91,20 @@ class Compiler:
         self.marks_set: set[str] = set()
         self.marks_read: list[tuple[str, Span]] = []
         self.procedures: dict[str, procedures.Procedure] = {}  # procedures and definitions, by name
+        # the level of nesting each call is written at (id of the ast.Call -> level), which
+        # the call counts against the nesting budget (core/model.py MAX_DEPTH)
+        self.call_levels: dict[int, int] = {}
+
+    def know_levels(self, modules: list[ast.Module]) -> None:
+        """The level of nesting of every call of the modules' text, before any is compiled."""
+        for m in modules:
+            self.call_levels.update((id(node), level) for node, level in ast.levels(m.definitions)
+                                    if isinstance(node, ast.Call))
+
+    def call_cost(self, c: ast.Call) -> int:
+        """What a call counts against the nesting budget while it runs: the engine's frames
+        for a call, and the frames of the blocks and expressions it is written in."""
+        return CALL_LEVELS + self.call_levels[id(c)]
 
     # ------------------------------------------------------------ diagnostics
     def error(self, span: Span, message: str, hint: str = "") -> None:
@@ -925,7 +936,7 @@ class Compiler:
         counted = tuple((names.index(p), f"{name}({p})") for p in COUNTS.get(name, ()) if p in names)
         returns = state_check.returns(self, name, c, builtin.returns)  # recall's type
         returns = soundness.returns(name, c, returns, scope)  # a choice from a list with an item
-        return _guarded(impl, tuple(args), tuple(kwargs.items()), counted, c.span), returns
+        return _guarded(impl, tuple(args), tuple(kwargs.items()), counted, c.span, self.call_cost(c)), returns
 
     # ------------------------------------------------------------ what a few calls settle when compiled
     def _mark_rule(self, c: ast.Call, kwargs: dict, scope: Scope) -> None:
@@ -1068,68 +1079,56 @@ def _in_domain(fn: Callable[[Ctx], Any], table: dict[str, Any], what: str, where
 
 
 def _guarded(impl: Callable[..., Any], arg_fns: tuple, kw_items: tuple, counted: tuple[tuple[int, str], ...],
-             where: Span) -> Callable[[Ctx], Any]:
+             where: Span, levels: int) -> Callable[[Ctx], Any]:
     """A builtin's call within the game's budget. Text sets off more text only through calls,
-    so a call counts one level of nesting; a count it asks for (`counted`: the index of the
-    value among the arguments, and its name) is capped and paid for in steps."""
+    so a call counts `levels` of nesting (CALL_LEVELS and the level it is written at); a count
+    it asks for (`counted`: the index of the value among the arguments, and its name) is
+    capped and paid for in steps."""
     if not counted and not kw_items and len(arg_fns) <= 2:
-        return _guarded_short(impl, arg_fns, where)
-    if not counted:
-        def run(ctx: Ctx) -> Any:
-            budget = ctx.game.budget
-            if budget.depth >= MAX_DEPTH:  # Budget.enter, inlined: calls are frequent
-                budget.too_deep(where)
-            budget.depth += 1
-            try:
-                return impl(ctx, *[a(ctx) for a in arg_fns], **{k: f(ctx) for k, f in kw_items})
-            except RecursionError:  # text nested so deep in itself that fewer levels fill the stack
-                raise RulesError(_STACK_FULL, where) from None
-            except RulesError as problem:  # the engine refused: name the call that asked
-                raise _located(problem, where) from None
-            finally:
-                budget.depth -= 1
-        return run
+        return _guarded_short(impl, arg_fns, where, levels)
     npos = len(arg_fns)
     keys = tuple(k for k, _ in kw_items)
     fns = arg_fns + tuple(f for _, f in kw_items)
 
-    def run_counted(ctx: Ctx) -> Any:
+    def run(ctx: Ctx) -> Any:
         budget = ctx.game.budget
         values = [f(ctx) for f in fns]
         for i, what in counted:
             budget.count(values[i], what, where)
-        budget.enter(where)
+        if budget.depth + levels > MAX_DEPTH:  # Budget.enter, inlined: calls are frequent
+            budget.too_deep(where)
+        budget.depth += levels
         try:
             return impl(ctx, *values[:npos], **dict(zip(keys, values[npos:], strict=True)))
-        except RecursionError:
-            raise RulesError(_STACK_FULL, where) from None
+        except RecursionError:  # a last resort: the levels keep Python's stack far from full
+            raise RulesError(STACK_FULL, where) from None
         except RulesError as problem:  # the engine refused: name the call that asked
             raise _located(problem, where) from None
         finally:
-            budget.depth -= 1
-    return run_counted
+            budget.depth -= levels
+    return run
 
 
-def _guarded_short(impl: Callable[..., Any], arg_fns: tuple, where: Span) -> Callable[[Ctx], Any]:
+def _guarded_short(impl: Callable[..., Any], arg_fns: tuple, where: Span, levels: int) -> Callable[[Ctx], Any]:
     """`_guarded` for the most frequent calls, of one or two positional arguments (queries in
     conditions: `in_range(user, it)`), without building argument lists per call."""
     first, second = (arg_fns + (None, None))[:2]
 
     def run(ctx: Ctx) -> Any:
         budget = ctx.game.budget
-        if budget.depth >= MAX_DEPTH:
+        if budget.depth + levels > MAX_DEPTH:
             budget.too_deep(where)
-        budget.depth += 1
+        budget.depth += levels
         try:
             if second is not None:
                 return impl(ctx, first(ctx), second(ctx))
             return impl(ctx, first(ctx)) if first is not None else impl(ctx)
         except RecursionError:
-            raise RulesError(_STACK_FULL, where) from None
+            raise RulesError(STACK_FULL, where) from None
         except RulesError as problem:  # the engine refused: name the call that asked
             raise _located(problem, where) from None
         finally:
-            budget.depth -= 1
+            budget.depth -= levels
     return run
 
 

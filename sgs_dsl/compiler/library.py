@@ -153,6 +153,7 @@ def build(files: Sequence[Path]) -> Library:
             diagnostics.extend(error.diagnostics)
     lines = {m.path: m.lines for m in modules}
     compiler = Compiler({}, lambda path: lines.get(path, ()))
+    compiler.know_levels(modules)
     library = _Builder(compiler, modules).build()
     diagnostics.extend(compiler.diagnostics)
     if diagnostics:

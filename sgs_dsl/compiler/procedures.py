@@ -4,8 +4,9 @@ from any card, skill or other procedure.
 
 A procedure sees only its parameters (no `you`, no window payload), so what it does is what
 its call says. All are declared before any text is compiled, so a call may come before the
-definition and a procedure may call itself: each call is one level of the call-depth budget,
-and recursion past it is a rules error located at the call that went too deep."""
+definition and a procedure may call itself: each call counts against the nesting budget (its
+levels, core/model.py), and recursion past it is a rules error located at the call that went
+too deep."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..core.defs import Ctx
-from ..core.model import MAX_DEPTH, RulesError
+from ..core.model import MAX_DEPTH, NESTING_RULE, STACK_FULL, RulesError
 from ..syntax import ast
 from ..syntax.diagnostics import Span, did_you_mean
 from . import misreads, schema, soundness
@@ -117,7 +118,7 @@ def call(comp: Compiler, c: ast.Call, scope: Scope) -> tuple[Callable[[Ctx], Any
         return const(None), proc.returns
     args = tuple(_argument(comp, a, name, t, proc, scope) for a, (name, t) in zip(c.args, proc.params, strict=True))
     names = tuple(name for name, _ in proc.params)
-    return _caller(proc, names, args, c.span), proc.returns
+    return _caller(proc, names, args, c.span, comp.call_cost(c)), proc.returns
 
 
 def _argument(comp: Compiler, a: Any, name: str, want: str, proc: Procedure, scope: Scope) -> Callable[[Ctx], Any]:
@@ -133,18 +134,21 @@ def _argument(comp: Compiler, a: Any, name: str, want: str, proc: Procedure, sco
     return fn
 
 
-def _caller(proc: Procedure, names: tuple[str, ...], args: tuple, where: Span) -> Callable[[Ctx], Any]:
+def _caller(proc: Procedure, names: tuple[str, ...], args: tuple, where: Span, levels: int) -> Callable[[Ctx], Any]:
+    """A call of a procedure: it counts `levels` against the nesting budget while it runs."""
     def run(ctx: Ctx) -> Any:
         budget = ctx.game.budget
-        if budget.depth >= MAX_DEPTH:
-            raise RulesError(f"the call of '{proc.name}' is nested more than {MAX_DEPTH} levels deep: "
-                             "a procedure that calls itself needs a condition that ends it", where)
         local = Ctx(ctx.game, {n: f(ctx) for n, f in zip(names, args, strict=True)})
-        budget.depth += 1
+        if budget.depth + levels > MAX_DEPTH:
+            raise RulesError(f"the call of '{proc.name}' is nested more than {MAX_DEPTH} levels deep: a procedure "
+                             f"that calls itself needs a condition that ends it ({NESTING_RULE})", where)
+        budget.depth += levels
         try:
             result = proc.run(local)  # a `stop` ends the procedure, not its caller
+        except RecursionError:  # a last resort, as for effects
+            raise RulesError(STACK_FULL, where) from None
         finally:
-            budget.depth -= 1
+            budget.depth -= levels
         return None if proc.returns == "none" else result
     return run
 

@@ -173,8 +173,12 @@ class Use:
     need: dict[int, int] = attrs.field(factory=dict)  # target -> cancels needed (default 1)
     no_response: set[int] = attrs.field(factory=set)  # seats that may not respond to it
     damage_bonus: int = 0  # added to each damage its card deals (酒), from the start
-    vars: dict[str, Any] = attrs.field(factory=dict)
+    vars: dict[str, Any] = attrs.field(factory=dict)  # the text's own values (`set use.NAME`), nothing else
     void: bool = False  # 作廢: questioned and false, it was never used
+    # the engine's own records, which no text can name
+    uncounterable: bool = False  # no card may counter this use
+    revealed: list[Card] = attrs.field(factory=list)  # cards text revealed during it, discarded at its end
+    ruled: set[tuple[str, int]] = attrs.field(factory=set)  # card rules that took effect on it, with their seat
 
     def key(self, target: Player | None) -> int:
         return -1 if target is None else target.seat
@@ -273,7 +277,18 @@ class RulesError(Exception):
 # choice of the play phase, one phase (its windows and body) or the turn's opening or
 # closing windows; `Budget.new_action` refills the steps at each.
 MAX_STEPS = 20_000  # statements run, loop rounds and items counted, per action
-MAX_DEPTH = 40  # text calling into the engine that runs text again, plus nested uses
+# Nesting is counted in levels of evaluation, so that what is counted is the depth the game
+# actually reaches (Python's stack): every call of an effect, function or procedure still
+# running counts CALL_LEVELS plus the level of nesting it is written at in its text (the
+# levels of the front end's 64-level limit: `if`s, blocks and expressions around it), and
+# every card use still resolving counts CALL_LEVELS.
+MAX_DEPTH = 240
+CALL_LEVELS = 6
+NESTING_RULE = f"each call still running counts {CALL_LEVELS} levels and the levels of text it is written in"
+# the last resort, for a game started from a stack already nearly full: the levels keep
+# evaluation some 550 frames deep at most
+STACK_FULL = ("runaway text: it sets itself off again so deep inside its own blocks that Python's "
+              "stack is full before the nesting budget")
 MAX_COUNT = 1000  # the largest count one effect may ask for (cards to draw, answers, picks)
 MAX_INT = 10**9  # the largest magnitude of a number computed by text
 
@@ -311,18 +326,19 @@ class Budget:
                          "loop rounds and counted items); nested loops or triggers that keep "
                          "firing never end", span)
 
-    def enter(self, span: Span) -> None:
-        """One level deeper; past MAX_DEPTH, a rules error at `span`."""
-        if self.depth >= MAX_DEPTH:
+    def enter(self, span: Span, levels: int = CALL_LEVELS) -> None:
+        """`levels` deeper; past MAX_DEPTH, a rules error at `span`. The caller leaves with
+        `depth -= levels` when it is done."""
+        if self.depth + levels > MAX_DEPTH:
             self.too_deep(span)
-        self.depth += 1
+        self.depth += levels
 
     def too_deep(self, span: Span) -> NoReturn:
         trig = self.firing  # named too: the call is in its text, or set off by it
         by = f" while 【{trig.skill}】 ({trig.span}) fired" if trig is not None else ""
-        raise RulesError(f"runaway text: nested more than {MAX_DEPTH} levels deep{by}; text that "
-                         "sets itself off again (a trigger firing itself, two skills firing each other, "
-                         "a condition asking for what it decides) never ends", span)
+        raise RulesError(f"runaway text: nested more than {MAX_DEPTH} levels deep{by}; text that sets itself "
+                         "off again (a trigger firing itself, two skills firing each other, a condition asking "
+                         f"for what it decides) never ends ({NESTING_RULE})", span)
 
     def count(self, n: int, what: str, span: Span) -> None:
         """A count an effect asks for: at most MAX_COUNT, and charged as that many steps."""

@@ -11,7 +11,7 @@ from ..core.model import (
     UsedCard,
 )
 from .decisions import Option
-from .using import DONE, UNCOUNTERABLE, use_mode
+from .using import DONE, use_mode
 from .zones import FROM_DECK
 
 
@@ -143,7 +143,6 @@ class ChoicesMixin:
             return False
         if self.forbidden(p, "use", UsedCard.virtual(self.kind_named(kind_name)), p):
             return False
-        extra = {} if counter else {UNCOUNTERABLE: True}
         self.use_card(p, UsedCard.virtual(self.kind_named(kind_name)), targets, "play" if limit else "virtual",
-                      extra=extra)
+                      counterable=counter)
         return True

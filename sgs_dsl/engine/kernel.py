@@ -42,15 +42,14 @@ from .prohibits import ProhibitsMixin
 from .questioning import QuestioningMixin
 from .state import StateMixin
 from .turn import ACTIVE_KEY, END_PLAY, MAX_ACTIONS_PER_PHASE, TurnMixin
-from .using import ALIKE_MODIFIERS, EQUIP_USE, UNCOUNTERABLE, UsingMixin, use_mode
+from .using import ALIKE_MODIFIERS, EQUIP_USE, UsingMixin, use_mode
 from .view import SeatView
 from .zones import FROM_DECK, ZonesMixin, where, zone_zh
 
 INVOKE, NOT_INVOKE = "發動", "不發動"  # the answers to an optional skill's question
-RULED = "_ruled"  # Use.vars: the card rules that took effect on this use, with their player
 
 __all__ = ["ACTIVE_KEY", "END_PLAY", "EQUIP_USE", "FROM_DECK", "MAX_ACTIONS_PER_PHASE", "MAX_DEPTH",
-           "UNCOUNTERABLE", "Game", "use_mode", "where", "zone_zh"]
+           "Game", "use_mode", "where", "zone_zh"]
 
 
 class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, ProhibitsMixin, LabelledMixin, ExtraTurnsMixin, PointFightMixin, DamageRulesMixin, StateMixin, MovesMixin, ZonesMixin, HpMixin, UsingMixin, ChoicesMixin, TurnMixin):
@@ -557,7 +556,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         # a card's rule is not a skill anyone invokes: it takes effect, once on a use of a
         # card however many windows of that use it acts in (酒: the 殺's use and its damage)
         use = self.use_stack[-1] if self.use_stack else None
-        ruled = use.vars.setdefault(RULED, set()) if use is not None else set()
+        ruled = use.ruled if use is not None else set()
         if (skill.name, p.seat) not in ruled:
             ruled.add((skill.name, p.seat))
             if self.logging:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..core.defs import CardKind, Ctx, Skill, TargetRule, UseMode
 from ..core.model import (
+    CALL_LEVELS,
     SLOT_ZH,
     Asked,
     Card,
@@ -19,7 +20,6 @@ from . import viewas
 from .decisions import Option
 
 DONE = "完成"  # the option that stops picking more (targets, players, cards)
-UNCOUNTERABLE = "_uncounterable"  # Use.vars flag: no card may counter this use
 FACE_DOWN = "（扣置）"  # a conversion used face down, which others may question
 CONVERT_KEY = "convert:"  # Player.used key prefix: a skill's conversions used this play phase
 # Equipment is used in the play phase on oneself (seed 000 裝備牌): a rule of the game, not of
@@ -411,22 +411,24 @@ class UsingMixin:
         return [m.where] * max(0, m.value(ctx))
 
     def use_card(self, user: Player, card: UsedCard, targets: list[Player], context: str,
-                 responded: Use | None = None, extra: dict[str, Any] | None = None) -> Use:
-        """The whole process of using a card (使用), per DESIGN.md "Timing"."""
+                 responded: Use | None = None, extra: dict[str, Any] | None = None,
+                 counterable: bool = True) -> Use:
+        """The whole process of using a card (使用), per DESIGN.md "Timing". `extra`: the
+        players its `choose` clauses picked, by name."""
         self.budget.enter(card.kind.span)  # a runaway chain of uses names the card's text
         try:
-            return self._use(user, card, targets, context, responded, extra or {})
+            return self._use(user, card, targets, context, responded, extra or {}, counterable)
         finally:
-            self.budget.depth -= 1
+            self.budget.depth -= CALL_LEVELS
 
-    def _use(self, user, card, targets, context, responded, extra) -> Use:
+    def _use(self, user, card, targets, context, responded, extra, counterable) -> Use:
         if card.face_down:  # others may question it before it is used (質疑)
             revealed = self.question(user, card, targets)
             if revealed is None:
                 return Use(card, user, list(targets), context, responded, void=True)
             card = revealed
         kind: CardKind = card.kind
-        use = Use(card, user, list(targets), context, responded)
+        use = Use(card, user, list(targets), context, responded, uncounterable=not counterable)
         use.vars.update(extra)
         if self.logging:
             to_whom = "、".join(t.label() for t in self.in_resolve_order(targets))
@@ -459,7 +461,7 @@ class UsingMixin:
         """When a use ends, its cards and the cards text revealed during it that are still in
         the processing area go to the discard pile."""
         leftovers = [c for c in use.card.subcards if c in self.processing] + [
-            c for c in use.vars.get("_revealed", ()) if c in self.processing]
+            c for c in use.revealed if c in self.processing]
         if leftovers:
             self.to_discard(leftovers)
 
@@ -571,7 +573,7 @@ class UsingMixin:
         """Before a card takes effect, players in seat order may use a card that counters it
         (a `use counter` card), which may itself be countered. While the card still stands,
         the asking goes round again, until a whole round passes with no counter."""
-        if use.vars.get(UNCOUNTERABLE) or not any(k.mode("counter").counter(use.card) for k in self.counter_kinds):
+        if use.uncounterable or not any(k.mode("counter").counter(use.card) for k in self.counter_kinds):
             return
         key = use.key(use.current)
         while key not in use.cancelled:

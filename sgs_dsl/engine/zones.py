@@ -252,7 +252,7 @@ class ZonesMixin:
         (when the use they belong to ends, if the text runs in one: its other blocks act on
         them too), cards only looked at (觀看) onto the deck top, in their order."""
         if self.use_stack and not looked:
-            self.use_stack[-1].vars.setdefault("_revealed", []).extend(cards)
+            self.use_stack[-1].revealed.extend(cards)
             return
 
         def put_back() -> None:

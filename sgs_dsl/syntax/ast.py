@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
+
 import attrs
 
 from .diagnostics import Span
@@ -470,3 +473,34 @@ class Module:
     path: str
     definitions: tuple[Definition, ...]
     lines: tuple[str, ...]
+
+
+# ---------------------------------------------------------------- nesting
+
+def children(node: object) -> list[object]:
+    """The nodes directly inside a node (inside its tuples too), in source order."""
+    out: list[object] = []
+    for name in _node_fields(type(node)):
+        value = getattr(node, name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, tuple):  # a keyword argument: (name, value)
+                out.extend(x for x in item if attrs.has(type(x)))
+            elif attrs.has(type(item)):
+                out.append(item)
+    return out
+
+
+def levels(definitions: tuple[object, ...]) -> Iterator[tuple[object, int]]:
+    """Every node of the definitions with its level of nesting: a definition is level 1, and
+    what a node holds one level below it (names and numbers count as no level of their own,
+    as they hold nothing). Walked with an explicit stack, in source order."""
+    stack: list[tuple[object, int]] = [(d, 1) for d in reversed(definitions)]
+    while stack:
+        node, depth = stack.pop()
+        yield node, depth
+        stack.extend((child, depth + 1) for child in reversed(children(node)))
+
+
+@functools.cache
+def _node_fields(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in attrs.fields(cls) if f.name != "span")

@@ -135,31 +135,9 @@ def _check_brackets(text: str, path: str) -> None:
 def _check_nesting(definitions: tuple[ast.Definition, ...], path: str, lines: tuple[str, ...]) -> None:
     """SgsError at the first node (in source order) with something inside it, nested deeper
     than MAX_NESTING; leaves (names, numbers) do not count as a level."""
-    stack: list[tuple[object, int]] = [(d, 1) for d in reversed(definitions)]
-    while stack:
-        node, depth = stack.pop()
-        children = _children(node)
-        if children and depth > MAX_NESTING:
+    for node, depth in ast.levels(definitions):
+        if depth > MAX_NESTING and ast.children(node):
             raise SgsError([_located(path, lines, node.span, _TOO_DEEP, _nesting_hint(node))])
-        stack.extend((child, depth + 1) for child in reversed(children))
-
-
-def _children(node: object) -> list[object]:
-    """The AST nodes directly inside a node (inside its tuples too), in source order."""
-    out: list[object] = []
-    for name in _node_fields(type(node)):
-        value = getattr(node, name)
-        for item in value if isinstance(value, tuple) else (value,):
-            if isinstance(item, tuple):  # a keyword argument: (name, value)
-                out.extend(x for x in item if attrs.has(type(x)))
-            elif attrs.has(type(item)):
-                out.append(item)
-    return out
-
-
-@functools.cache
-def _node_fields(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in attrs.fields(cls) if f.name != "span")
 
 
 def _nesting_hint(node: object) -> str:
