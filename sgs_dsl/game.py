@@ -98,6 +98,7 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
     violations: list[str] = []
     error = None
     winner, reason, capped = "draw", "", False
+    ended: GameOver | None = None
     try:
         game.start_game()  # 遊戲開始時: setup is done, no turn has begun
         player = game.mode.first_player(game)
@@ -112,7 +113,7 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
     except InvariantBroken as broken:
         violations = broken.problems
     except GameOver as over:
-        winner, reason = over.winner, over.reason
+        ended, winner, reason = over, over.winner, over.reason
     except RulesError as problem:
         error = f"rules error: {problem}"
     except Exception:  # an engine bug: reported, counted, never a crash of the batch
@@ -120,7 +121,7 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
     if invariants is not None:
         game.on_free_time = None  # the game is over (and the game and its checker no longer hold each other)
         if error is None and not violations:
-            violations = invariants.problems(free_time=False)  # the game ended: not a free time
+            violations = invariants.problems(free_time=False, ended=ended)  # the game ended: not a free time
     game.log(reason or (error or "").splitlines()[-1:][0] if (reason or error) else "")
     return GameResult(winner, game.turns, game.lines, game.windows_opened,
                       game.mode.sides(game), error, violations, capped, reason, dict(game.fired),

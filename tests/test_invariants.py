@@ -15,11 +15,15 @@ from sgs_dsl.engine.invariants import InvariantBroken, Invariants
 from sgs_dsl.engine.kernel import Game
 from sgs_dsl.game import play_game, setup
 from sgs_dsl.modes import identity
+from sgs_dsl.modes.hegemony import HegemonyMode
+from sgs_dsl.modes.identity import IdentityMode
+from sgs_dsl.modes.team3v3 import Team3v3Mode
 from sgs_dsl.rulings.parser import parse_rulings
 from sgs_dsl.rulings.runner import run_ruling
 from sgs_dsl.syntax.diagnostics import SgsError
 
 RULESET, PLAYERS, SEEDS = "standard", 5, range(10)
+HEGEMONY, HEGEMONY_PLAYERS = "hegemony", 8
 
 
 @pytest.fixture(scope="module")
@@ -27,9 +31,9 @@ def library():
     return load_library()
 
 
-def batch_violations(library) -> list[str]:
+def batch_violations(library, ruleset: str = RULESET, players: int = PLAYERS) -> list[str]:
     """Every violation of the seeded batch (each game stops at its first)."""
-    return [v for seed in SEEDS for v in play_game(library, RULESET, PLAYERS, seed).violations]
+    return [v for seed in SEEDS for v in play_game(library, ruleset, players, seed).violations]
 
 
 # ---------------------------------------------------------------- the breakages
@@ -107,6 +111,57 @@ def lord_bonus_below_one(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(identity, "lord_bonus", lambda players: -5)
 
 
+def reveal_uncounted(mp: pytest.MonkeyPatch) -> None:
+    def decide(self, game, player, kingdom):
+        player.kingdom = kingdom  # the careerist threshold never hears of this reveal
+    mp.setattr(HegemonyMode, "_decide_kingdom", decide)
+
+
+def reveal_leaves_the_kingdom_unset(mp: pytest.MonkeyPatch) -> None:
+    def decide(self, game, player, kingdom):
+        self.shown_by_kingdom[kingdom] = self.shown_by_kingdom.get(kingdom, 0) + 1  # counted, never set
+    mp.setattr(HegemonyMode, "_decide_kingdom", decide)
+
+
+def victory_check_forgets_the_lords_death(mp: pytest.MonkeyPatch) -> None:
+    def check_victory(self, game):
+        if not any(p.alive and p.role in ("rebel", "renegade") for p in game.players):
+            raise GameOver("lord", "反賊和內奸全部陣亡：主公和忠臣獲勝")
+    mp.setattr(IdentityMode, "check_victory", check_victory)
+
+
+def victory_check_declares_the_wrong_side(mp: pytest.MonkeyPatch) -> None:
+    real = IdentityMode.check_victory
+
+    def check_victory(self, game):
+        try:
+            real(self, game)
+        except GameOver as over:
+            raise GameOver("rebel", over.reason) from None  # whoever won, the rebels are declared
+    mp.setattr(IdentityMode, "check_victory", check_victory)
+
+
+def leaders_dealt_to_the_wrong_seats(mp: pytest.MonkeyPatch) -> None:
+    real = Team3v3Mode.seats
+
+    def seats(self, n, rng, with_heroes):
+        players = real(self, n, rng, with_heroes)
+        players[0].role, players[1].role = players[1].role, players[0].role  # team A led from its second seat
+        return players
+    mp.setattr(Team3v3Mode, "seats", seats)
+
+
+def victory_check_names_the_losing_team(mp: pytest.MonkeyPatch) -> None:
+    real = Team3v3Mode.check_victory
+
+    def check_victory(self, game):
+        try:
+            real(self, game)
+        except GameOver as over:
+            raise GameOver("team_a" if over.winner == "team_b" else "team_b", over.reason) from None
+    mp.setattr(Team3v3Mode, "check_victory", check_victory)
+
+
 BREAKAGES: list[tuple[Callable[[pytest.MonkeyPatch], None], str]] = [
     (lose_a_discarded_card, "cards on the table, expected 108"),
     (recover_past_max_hp, "above its max hp"),
@@ -117,12 +172,23 @@ BREAKAGES: list[tuple[Callable[[pytest.MonkeyPatch], None], str]] = [
     (throw_cards_into_the_deck, "without a reshuffle"),
     (play_on_after_the_end, "the game goes on though the mode says it is over"),
     (lord_bonus_below_one, "below 1"),
+    (victory_check_forgets_the_lords_death, "the game goes on though the table shows rebel has won"),
+    (victory_check_declares_the_wrong_side, "the winner (反賊和內奸全部陣亡：主公和忠臣獲勝), but the table shows lord"),
+]
+# breakages of what other modes keep of the seats, each caught in a batch of its mode's games
+MODE_BREAKAGES: list[tuple[Callable[[pytest.MonkeyPatch], None], str, str, int]] = [
+    (reveal_uncounted, "counted towards the careerist threshold of", HEGEMONY, HEGEMONY_PLAYERS),
+    (reveal_leaves_the_kingdom_unset, "has a general face up but no kingdom", HEGEMONY, HEGEMONY_PLAYERS),
+    (leaders_dealt_to_the_wrong_seats, "holds the follower of its team", "campus_3v3", 6),
+    (victory_check_names_the_losing_team, "but the table shows team_", "campus_3v3", 6),
 ]
 
 
-def test_the_unbroken_engine_breaks_no_invariant(library):
+@pytest.mark.parametrize("ruleset, players", [(RULESET, PLAYERS), (HEGEMONY, HEGEMONY_PLAYERS), ("campus", 8),
+                                              ("campus_two_renegades", 8), ("campus_3v3", 6)])
+def test_the_unbroken_engine_breaks_no_invariant(library, ruleset, players):
     for seed in SEEDS:
-        result = play_game(library, RULESET, PLAYERS, seed)
+        result = play_game(library, ruleset, players, seed)
         assert result.error is None and result.violations == [], (seed, result.violations)
 
 
@@ -130,6 +196,14 @@ def test_the_unbroken_engine_breaks_no_invariant(library):
 def test_each_breakage_is_caught_by_its_check(library, monkeypatch, breakage, message):
     breakage(monkeypatch)
     violations = batch_violations(library)
+    assert any(message in v for v in violations), violations
+
+
+@pytest.mark.parametrize("breakage,message,ruleset,players", MODE_BREAKAGES,
+                         ids=[b.__name__ for b, *_ in MODE_BREAKAGES])
+def test_each_breakage_of_a_modes_own_state_is_caught(library, monkeypatch, breakage, message, ruleset, players):
+    breakage(monkeypatch)
+    violations = batch_violations(library, ruleset, players)
     assert any(message in v for v in violations), violations
 
 
@@ -271,3 +345,20 @@ def test_a_card_moved_outside_a_move_is_still_seen_at_the_next_free_time(library
     game.take_out(game.players[1].hand[0])  # out of its zone, into none
     with pytest.raises(InvariantBroken, match="cards on the table, expected 108"):
         invariants.at_free_time()
+
+
+def test_a_kingdom_text_changes_in_hegemony_is_the_texts(library):
+    """`set_kingdom` on a face-down seat, and on a shown one: the kingdom is the text's, apart
+    from the careerist count, and no invariant of the mode's is broken, before or after the
+    seat's generals are shown; a seat whose kingdom the mode decided is still checked."""
+    game = setup(library, HEGEMONY, HEGEMONY_PLAYERS, 3)
+    mode, (hidden, shown, other) = game.mode, game.players[:3]
+    mode.show(game, shown, 0)
+    game.set_kingdom(hidden, "qun" if mode.generals[0].cards[0].kingdom != "qun" else "wei")
+    game.set_kingdom(shown, "god")
+    assert mode.invariant_problems(game) == []
+    mode.show(game, hidden, 0)
+    assert mode.invariant_problems(game) == []
+    mode.show(game, other, 0)
+    other.kingdom = "god" if other.kingdom != "god" else "wei"  # not by text: the mode's check sees it
+    assert any("but its generals are" in p for p in mode.invariant_problems(game))

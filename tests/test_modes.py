@@ -78,6 +78,9 @@ class LastStanding(Mode):
         if len(alive) == 1:
             raise GameOver("survivor", f"{alive[0].label()}是最後的存活者")
 
+    def outcome(self, game) -> str | None:
+        return "survivor" if sum(p.alive for p in game.players) == 1 else None
+
     def after_death(self, game, dead, killer) -> None:
         if killer is not None and killer.alive:
             game.draw(killer, self.option("reward"))

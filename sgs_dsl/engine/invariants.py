@@ -28,17 +28,43 @@ class InvariantBroken(Exception):
 
 
 def check_invariants(game: Any, total: int) -> list[str]:
-    """The checks that need no history (the cards and the players), for a table built by hand."""
-    return _card_problems(game, total, None) + _player_problems(game)
+    """The checks that need no history (the cards, the players and the mode's own state), for
+    a table built by hand."""
+    return _card_problems(game, total, None) + _player_problems(game) + game.mode.invariant_problems(game)
 
 
-def winner(game: Any) -> str | None:
-    """The mode's reason for ending the game if it has a winner now, else None."""
+def declared(game: Any) -> GameOver | None:
+    """The end of the game the mode's victory check declares now, if any."""
     try:
         game.mode.check_victory(game)
     except GameOver as over:
-        return over.reason
+        return over
     return None
+
+
+def victory_problems(game: Any) -> list[str]:
+    """At a free time the game goes on: the mode's victory check declares no winner, and the
+    table, read afresh by the mode's `outcome`, shows none either."""
+    over, shown = declared(game), game.mode.outcome(game)
+    problems = []
+    if over is not None:
+        problems.append(f"the game goes on though the mode says it is over ({over.reason})")
+        if over.winner != shown:
+            problems.append(f"the mode's victory check declares {over.winner}, but the table shows "
+                            f"{shown or 'no winner'}")
+    elif shown is not None:
+        problems.append(f"the game goes on though the table shows {shown} has won (the mode's victory check "
+                        "declares no winner)")
+    return problems
+
+
+def outcome_problems(game: Any, over: GameOver) -> list[str]:
+    """The game ended: the winner declared is the one the table shows (a draw: none)."""
+    shown = game.mode.outcome(game)
+    if over.winner == (shown or "draw"):
+        return []
+    return [f"the game ended with {over.winner} the winner ({over.reason}), but the table shows "
+            f"{shown or 'no winner'}"]
 
 
 @attrs.define
@@ -55,6 +81,8 @@ class Invariants:
     deck_size: int  # the deck's size at the last free time
     living: int
     seen: tuple = ()  # the table's version (`Game.table_version`) and the shared zones' sizes at the last look
+    seats_version: int = -1  # `Game.seats_version` when the mode's own state was last checked
+    living_at_mode_check: int = -1  # and the living players then
     waived: frozenset[str] = frozenset()  # problems the table was set up with (rulings only)
 
     @classmethod
@@ -92,7 +120,10 @@ class Invariants:
                 suspect = True
         if living != self.living:  # only a death (or a revival) changes what the mode decides
             self.living = living
-            suspect = suspect or winner(g) is not None
+            suspect = suspect or bool(victory_problems(g))
+        if g.seats_version != self.seats_version or living != self.living_at_mode_check:
+            self.seats_version, self.living_at_mode_check = g.seats_version, living
+            suspect = suspect or bool(g.mode.invariant_problems(g))
         if suspect or count != len(self.cards):
             self.check(free_time=True)
         elif g.deck is not self.deck or returned:  # reshuffled, or cards put back, since the last look
@@ -106,15 +137,19 @@ class Invariants:
         if problems:
             raise InvariantBroken(problems)
 
-    def problems(self, free_time: bool) -> list[str]:
+    def problems(self, free_time: bool, ended: GameOver | None = None) -> list[str]:
+        """Everything wrong now; at a free time the game must go on; `ended`: the game just
+        ended so, and the table must show that end."""
         g = self.game
         problems = [] if self._cards_fine() else _card_problems(g, len(self.cards), self._known())
-        problems += _player_problems(g) + self._deck_problems()
+        problems += _player_problems(g) + self._deck_problems() + g.mode.invariant_problems(g)
         if free_time and g.processing:
             problems.append(f"{len(g.processing)} card(s) left in the processing area at a free time: "
                             + ", ".join(c.label() for c in g.processing))
-        if free_time and (reason := winner(g)) is not None:
-            problems.append(f"the game goes on though the mode says it is over ({reason})")
+        if free_time:
+            problems += victory_problems(g)
+        if ended is not None:
+            problems += outcome_problems(g, ended)
         if g.deck is self.deck and self.deck_ref_len >= len(g.deck) and g.deck == self.deck_ref[:len(g.deck)]:
             self.deck_ref_len = len(g.deck)  # only drawn from since: the reference is a prefix of the last
         else:

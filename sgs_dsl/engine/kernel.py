@@ -80,6 +80,10 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         self.current: Player = players[0]
         self.turns = 0
         self.windows_opened = 0
+        # bumped when what a mode keeps of the seats may have changed (the skills in play: a
+        # general shown, hidden or removed; a kingdom or hero text changed): the free-time
+        # invariants ask the mode about its own state only then (invariants.py)
+        self.seats_version = 0
         self.use_stack: list[Use] = []
         self.budget = Budget()  # what the text may still spend: steps, nesting, time
         self.all_cards: list[Card] = list(deck)
@@ -412,6 +416,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
 
     def changed_skills(self) -> None:
         self.table_version += 1  # `modify survive` may hold or not now (invariants.py)
+        self.seats_version += 1
         self._listeners = None
         self._modifier_seats = None  # which seats have modifiers of each name
         self._forbid_table = self._forbid_binding = None  # the prohibits in play

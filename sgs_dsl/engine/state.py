@@ -143,13 +143,16 @@ class StateMixin:
             self.log(f"{player.label()}的性別改為{GENDER_ZH.get(gender, gender)}")
 
     def set_kingdom(self, player: Player, kingdom: str) -> None:
+        self.mode.text_sets_kingdom(self, player)
         player.kingdom = kingdom
+        self.seats_version += 1
         if self.logging:
             self.log(f"{player.label()}的勢力改為{KINGDOM_ZH.get(kingdom, kingdom)}")
 
     def set_hero(self, player: Player, hero: Any) -> None:
         """The player's hero card is replaced: name, gender, kingdom and skills (hp stays)."""
         old = player.label()
+        self.mode.text_sets_kingdom(self, player)
         player.name, player.gender, player.kingdom = hero.name, hero.gender, hero.kingdom
         player.skills = tuple(hero.skills)
         if self.logging:

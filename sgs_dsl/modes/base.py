@@ -135,6 +135,23 @@ class Mode:
     def check_victory(self, game: Any) -> None:
         """Raise GameOver when the game is won; nothing otherwise."""
 
+    def outcome(self, game: Any) -> str | None:
+        """The winner the table shows now by the mode's victory table, read afresh from the
+        seats (who is alive, on which side), written apart from `check_victory`: the invariants
+        compare the two, so that a slip in either is seen. None while the game goes on."""
+        raise NotImplementedError(f"mode {self.name} reads no outcome: a mode defines `outcome` "
+                                  "beside `check_victory` (docs/modes.md)")
+
+    def invariant_problems(self, game: Any) -> list[str]:
+        """What is wrong with what the mode itself keeps (roles as dealt, kingdoms and the
+        generals shown, team leaders), each as a message; [] when all is well. Checked with the
+        kernel's invariants (engine/invariants.py)."""
+        return []
+
+    def text_sets_kingdom(self, game: Any, player: Player) -> None:
+        """Text is about to change the player's kingdom (`set_kingdom`, `set_hero`): a mode that
+        decides kingdoms itself (國戰) notes that this one is the text's."""
+
     def after_death(self, game: Any, dead: Player, killer: Player | None) -> None:
         """Rewards and penalties (獎懲), once the dead player's cards are gone."""
 

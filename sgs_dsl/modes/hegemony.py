@@ -61,6 +61,9 @@ class HegemonyMode(Mode):
         self.shown_by_kingdom: dict[str, int] = {}  # players who showed a general of each kingdom (dead too)
         self.first: int = 0
         self.fish: dict[int, int] = {}  # 陰陽魚 tokens (the `token` variant of the leftover half)
+        # seats whose kingdom text changed (set_kingdom, set_hero) -> whether it had been decided
+        # (and counted towards the careerist threshold) before: that kingdom is the text's
+        self.text_kingdoms: dict[int, bool] = {}
         self.fish_limit: dict[int, int] = {}  # seat -> the turn its token raised the hand limit
 
     # ------------------------------------------------------------ setup
@@ -208,9 +211,13 @@ class HegemonyMode(Mode):
         return 2 if self.fish_limit.get(player.seat) == game.turns else 0
 
     def _rename(self, player: Player) -> None:
-        seat = self.generals[player.seat]
-        player.name = "·".join("移除" if removed else g.name if shown else "暗將"
-                               for g, shown, removed in zip(seat.cards, seat.shown, seat.removed, strict=True))
+        player.name = self._name(self.generals[player.seat])
+
+    @staticmethod
+    def _name(seat: Generals) -> str:
+        """A seat's name as the table shows it: its face-up generals, 暗將 for a face-down one."""
+        return "·".join("移除" if removed else g.name if shown else "暗將"
+                        for g, shown, removed in zip(seat.cards, seat.shown, seat.removed, strict=True))
 
     # ------------------------------------------------------------ during the game
     def has_skill(self, player: Player, skill: Any) -> bool:
@@ -356,6 +363,58 @@ class HegemonyMode(Mode):
         if len(kingdoms) == 1 and CAREERIST not in kingdoms:
             k = kingdoms.pop()
             raise GameOver(k, f"只剩下{KINGDOM_ZH.get(k, k)}勢力的角色：{KINGDOM_ZH.get(k, k)}獲勝")
+
+    def outcome(self, game: Any) -> str | None:
+        """Once no living player's kingdom is unknown: the last one standing, or the one
+        kingdom (not careerists) that every living player is of."""
+        kingdoms = [p.kingdom for p in game.players if p.alive]
+        if "" in kingdoms:
+            return None
+        if len(kingdoms) == 1:
+            return kingdoms[0]
+        return kingdoms[0] if len(set(kingdoms)) == 1 and kingdoms[0] != CAREERIST else None
+
+    def text_sets_kingdom(self, game: Any, player: Player) -> None:
+        self.text_kingdoms.setdefault(player.seat, bool(player.kingdom))
+
+    def invariant_problems(self, game: Any) -> list[str]:
+        """Kingdoms agree with the generals shown (seed 001): a player with a general face up,
+        or dead, has a kingdom, that of its generals or careerist; the players counted towards
+        the careerist threshold of each kingdom are those whose kingdom was decided by a general
+        of it; no kingdom holds more than half the players, and a careerist's kingdom had
+        passed half when it was decided; each seat's name shows its face-up generals."""
+        n = len(game.players)
+        problems: list[str] = []
+        counted: dict[str, int] = {}
+        by_kingdom: dict[str, int] = {}
+        for p in game.players:
+            seat = self.generals.get(p.seat)
+            if seat is None:
+                continue
+            origin = seat.cards[HEAD].kingdom
+            if p.seat in self.text_kingdoms:
+                counted[origin] = counted.get(origin, 0) + self.text_kingdoms[p.seat]
+                continue
+            if not p.kingdom:
+                if any(seat.shown) or not p.alive:
+                    problems.append(f"{p.label()} has a general face up{'' if p.alive else ' (dead)'} but no kingdom")
+                continue
+            counted[origin] = counted.get(origin, 0) + 1
+            by_kingdom[p.kingdom] = by_kingdom.get(p.kingdom, 0) + 1
+            if p.kingdom not in (origin, CAREERIST):
+                problems.append(f"{p.label()} is of kingdom {p.kingdom}, but its generals are {origin}")
+            elif p.kingdom == CAREERIST and self.shown_by_kingdom.get(origin, 0) * 2 <= n:
+                problems.append(f"{p.label()} is a careerist, but only {self.shown_by_kingdom.get(origin, 0)} "
+                                f"of {n} players showed {origin}")
+            if p.name != self._name(seat):
+                problems.append(f"{p.label()} is named {p.name}, but its generals show {self._name(seat)}")
+        for kingdom in sorted(set(counted) | set(self.shown_by_kingdom)):
+            if counted.get(kingdom, 0) != self.shown_by_kingdom.get(kingdom, 0):
+                problems.append(f"{self.shown_by_kingdom.get(kingdom, 0)} player(s) counted towards the careerist "
+                                f"threshold of {kingdom}, but {counted.get(kingdom, 0)} decided it by its generals")
+        problems += [f"{count} of {n} players are of kingdom {kingdom}: past half, the later ones are careerists"
+                     for kingdom, count in sorted(by_kingdom.items()) if kingdom != CAREERIST and count * 2 > n]
+        return problems
 
     def after_death(self, game: Any, dead: Player, killer: Player | None) -> None:
         """獎懲, only for a killer whose kingdom is known: the same kingdom discards all hand and

@@ -116,6 +116,29 @@ class IdentityMode(Mode):
         if not any(p.alive and p.role in ("rebel", "renegade") for p in players):
             raise GameOver("lord", "反賊和內奸全部陣亡：主公和忠臣獲勝")
 
+    def outcome(self, game: Any) -> str | None:
+        """By the roles still alive: without the lord, a renegade alone wins and otherwise the
+        rebels (two renegades left alone too: seed 003's campus table); with the lord, once no
+        rebel and no renegade is left, the lord's side."""
+        alive = sorted(p.role for p in game.players if p.alive)
+        if "lord" not in alive:
+            return "renegade" if alive == ["renegade"] else "rebel"
+        return "lord" if not {"rebel", "renegade"} & set(alive) else None
+
+    def invariant_problems(self, game: Any) -> list[str]:
+        """The roles are the ones the table deals for this many players, one lord among them."""
+        dealt = self.role_table(len(game.players))
+        roles = [p.role for p in game.players]
+        held = tuple(roles.count(r) for r in ("lord", "loyalist", "rebel", "renegade"))
+        if dealt is None or held == dealt:
+            return []
+        return [f"the roles at the table are {held} lord/loyalist/rebel/renegade, but {len(roles)} "
+                f"players are dealt {dealt}"]
+
+    def role_table(self, players: int) -> tuple[int, int, int, int] | None:
+        """How many of each role this many players are dealt (lord, loyalist, rebel, renegade)."""
+        return ROLE_TABLES[self.option("roles") or "standard"].get(players)
+
     def after_death(self, game: Any, dead: Player, killer: Player | None) -> None:
         if killer is None or not killer.alive:
             return

@@ -135,6 +135,25 @@ class Team3v3Mode(Mode):
                 winner = TEAMS[1 - team]
                 raise GameOver(winner, f"{TEAM_ZH[name]}主將陣亡：{TEAM_ZH[winner]}獲勝")
 
+    def outcome(self, game: Any) -> str | None:
+        """The team whose leader alone is still alive."""
+        standing = [team for team, name in enumerate(TEAMS)
+                    if any(p.alive and p.role == "leader" and team_of(p) == team for p in game.players)]
+        return TEAMS[standing[0]] if len(standing) == 1 else None
+
+    def invariant_problems(self, game: Any) -> list[str]:
+        """Each team is a leader in its first seat and two followers; the seats still to play
+        in the current team action are followers of one team (one who died since is passed
+        over when its turn would come)."""
+        problems = [f"{p.label()} is a {p.role}, but seat {p.seat + 1} holds the "
+                    + ("leader" if p.seat % TEAM_SIZE == 0 else "follower") + " of its team"
+                    for p in game.players if (p.role == "leader") != (p.seat % TEAM_SIZE == 0)]
+        teams = {team_of(p) for p in self.queue}
+        if len(teams) > 1 or any(p.role != "follower" for p in self.queue):
+            problems.append("the seats still to act are not followers of one team: "
+                            + "、".join(p.label() for p in self.queue))
+        return problems
+
     def visible_side(self, viewer: int, player: Player) -> str | None:
         return self.side(None, player)  # the teams sit together, their roles shown
 

@@ -83,7 +83,7 @@ def _play_all(play: _Play, ruling: Ruling) -> None:
         play.winner = over.winner
         game.lines.append(f"遊戲結束：{over.reason}")
         if invariants is not None:
-            _broken(play, invariants.problems(free_time=False))
+            _broken(play, invariants.problems(free_time=False, ended=over))
     except InvariantBroken as broken:
         _broken(play, broken.problems)
     except (ScriptFailure, RulesError) as problem:
