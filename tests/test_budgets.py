@@ -6,6 +6,7 @@ games that end in time."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -128,17 +129,34 @@ skill 遞歸 digui "x" {{ on phase_start when phase.player == you {{ draw(you, �
 
 
 def _stack_depth() -> int:
-    import sys
-
     frame, depth = sys._getframe(), 0
     while frame is not None:
         frame, depth = frame.f_back, depth + 1
     return depth
 
 
-def _deep(frames: int, then):
-    """`then()` run `frames` Python frames deeper than here."""
-    return then() if frames <= 0 else _deep(frames - 1, then)
+def _runaway(tmp_path: Path, kind: str, k: int, frames: int, message: str) -> RulesError:
+    """The rules error of text that sets itself off (`RECURSIONS[kind]`, its call under k levels
+    of text), set off `frames` Python frames deeper than here."""
+    path = tmp_path / "x.sgs"
+    path.write_text(RECURSIONS[kind](k), encoding="utf-8")
+    game = table(load_library([path]), {0: "digui"})
+    lord = game.players[0]
+    set_off = {"trigger": lambda: game.draw(lord, 1),
+               "use": lambda: game.use_virtual(lord, "無中生有", [lord], True, False)}.get(
+                   kind, lambda: game.run_phase(lord, "prepare"))
+
+    def deeper(n: int) -> RulesError:
+        if n > 0:
+            return deeper(n - 1)
+        with pytest.raises(RulesError, match=r"^\S+\.sgs:\d+:\d+: " + message) as caught:
+            set_off()
+        return caught.value
+
+    error = deeper(frames)
+    assert str(path) in str(error)  # at the call, or at the card whose use went past, naming the trigger
+    assert game.budget.depth == 0
+    return error
 
 
 @pytest.mark.parametrize("kind", sorted(RECURSIONS))
@@ -147,52 +165,15 @@ def test_recursion_under_nesting_ends_at_the_budget_from_a_deep_stack(tmp_path, 
     """Every way text sets itself off, with its call under up to 56 levels of text (the front
     end allows 64), started 300 frames deep (a test runner, a worker): a located rules error
     of the nesting budget, never Python's RecursionError nor the stack-full fallback."""
-    path = tmp_path / "x.sgs"
-    path.write_text(RECURSIONS[kind](k), encoding="utf-8")
-    deep = load_library([path])
-    game = table(deep, {0: "digui"})
-    start = _stack_depth()
-
-    def run():
-        assert _stack_depth() >= start + 300
-        with pytest.raises(RulesError, match=rf"^\S+\.sgs:\d+:\d+: .*nested more than {MAX_DEPTH} levels deep") as caught:
-            if kind == "trigger":
-                game.draw(game.players[0], 1)
-            elif kind == "use":
-                game.use_virtual(game.players[0], "無中生有", [game.players[0]], True, False)
-            else:
-                game.run_phase(game.players[0], "prepare")
-        return caught.value
-
-    error = _deep(300, run)
-    assert str(path) in str(error)  # at the call, or at the card whose use went past, naming the trigger
+    error = _runaway(tmp_path, kind, k, 300, f".*nested more than {MAX_DEPTH} levels deep")
     assert "Python" not in str(error)
-    assert game.budget.depth == 0
 
 
 @pytest.mark.parametrize("kind", sorted(RECURSIONS))
 def test_recursion_from_a_nearly_full_stack_still_ends_located(tmp_path, kind):
     """Started 150 frames short of Python's limit, the stack fills before the budget: the game
     still ends with a rules error at the text, never a RecursionError."""
-    import sys
-
-    path = tmp_path / "x.sgs"
-    path.write_text(RECURSIONS[kind](30), encoding="utf-8")
-    game = table(load_library([path]), {0: "digui"})
-
-    def run():
-        with pytest.raises(RulesError, match=r"^\S+\.sgs:\d+:\d+: runaway text: ") as caught:
-            if kind == "trigger":
-                game.draw(game.players[0], 1)
-            elif kind == "use":
-                game.use_virtual(game.players[0], "無中生有", [game.players[0]], True, False)
-            else:
-                game.run_phase(game.players[0], "prepare")
-        return caught.value
-
-    error = _deep(sys.getrecursionlimit() - _stack_depth() - 150, run)
-    assert str(path) in str(error)
-    assert game.budget.depth == 0
+    _runaway(tmp_path, kind, 30, sys.getrecursionlimit() - _stack_depth() - 150, "runaway text: ")
 
 
 # ------------------------------------------------------------ steps per action
