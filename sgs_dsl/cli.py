@@ -11,7 +11,6 @@ come from files and arguments the user may not have written.
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +18,14 @@ from typing import Any
 
 import click
 
+from sgs_dsl.files import (
+    file_kind,
+    output_file_problem,
+    output_folder_problem,
+    path_error,
+    reason,
+    write_atomic,
+)
 from sgs_dsl.textsafe import printable
 
 #: Exit status for an unexpected exception (EX_SOFTWARE in sysexits.h).
@@ -48,12 +55,6 @@ class OutputError(click.ClickException):
         _err(f"error: {self.format_message()}")
 
 
-def _reason(error: OSError) -> str:
-    """The system's words for an OSError, as the end of a sentence: 'permission denied'."""
-    text = error.strerror or str(error)
-    return text[:1].lower() + text[1:]
-
-
 def _silence_stdout() -> None:
     """Point a failed stdout at /dev/null, so the interpreter's last flush at exit does not
     fail again (and print 'Exception ignored ...')."""
@@ -68,7 +69,35 @@ def _silence_stdout() -> None:
 
 def _stdout_failed(error: OSError) -> OutputError:
     _silence_stdout()
-    return OutputError(f"cannot write to standard output: {_reason(error)}")
+    return OutputError(f"cannot write to standard output: {reason(error)}")
+
+
+def _stdout_problem() -> str:
+    """Why nothing can be written to stdout, '' when it looks writable: it is closed (the
+    command started with no file descriptor 1, ``>&-``) or open for reading only."""
+    if sys.stdout is None:  # Python found no descriptor 1 at start-up
+        return "it is closed"
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # no real file behind it (a test runner's buffer)
+        return ""
+    try:
+        import fcntl
+
+        mode = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE
+    except ImportError:  # not a POSIX system: left to the first write
+        return ""
+    except OSError:
+        return "it is closed"
+    return "it is open for reading only" if mode == os.O_RDONLY else ""
+
+
+def _check_stdout() -> None:
+    """Every command writes to stdout: one that cannot is an I/O error (74) before any work,
+    not a run that ends with exit status 0 having written nothing."""
+    problem = _stdout_problem()
+    if problem:
+        raise OutputError(f"cannot write to standard output: {problem}")
 
 
 def _out(text: str = "", *, nl: bool = True) -> None:
@@ -97,24 +126,24 @@ def _json(data: Any) -> str:
 
 
 def _write_report(path: Path, text: str) -> None:
+    """Write an output file whole or not at all (files.write_atomic); OutputError (74) naming
+    the file when that fails."""
     try:
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text.encode("utf-8"))
     except OSError as error:
-        raise OutputError(f"cannot write {printable(str(path))}: {_reason(error)}") from None
+        raise OutputError(f"cannot write {printable(str(path))}: {path_error(error)}") from None
 
 
 def _writable_output(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
-    """A --json FILE that cannot be written is a usage error before any game is played."""
+    """A --json FILE that cannot be written is a usage error before any game is played: a
+    FIFO, socket or device there is refused without being opened (so it cannot block)."""
     if value is None or str(value) == "-":
         return value
-    if value.is_dir():  # an empty FILE is the current folder
-        raise click.BadParameter(f"cannot write '{value}': it is a folder", ctx, param)
-    folder = value.parent
-    if not folder.is_dir():
-        problem = f"'{folder}' is not a folder" if folder.exists() else f"the folder '{folder}' does not exist"
+    problem = output_file_problem(value)
+    if problem.endswith("not a regular file"):
+        problem += " (only regular files are written; '-' is standard output)"
+    if problem:
         raise click.BadParameter(f"cannot write '{value}': {problem}", ctx, param)
-    if not os.access(value if value.exists() else folder, os.W_OK):
-        raise click.BadParameter(f"cannot write '{value}': permission denied", ctx, param)
     return value
 
 
@@ -137,7 +166,8 @@ def _render_sgs_error(exc: Any) -> str:
 
 
 class _HelpOutput:
-    """``make_context`` prints --help and --version: a stdout failing there is an I/O error."""
+    """``make_context`` prints --help and --version: a stdout failing there is an I/O error.
+    An OSError that names a file came from a parameter's check of that file, not stdout."""
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
@@ -145,6 +175,8 @@ class _HelpOutput:
         except BrokenPipeError:
             raise
         except OSError as error:
+            if error.filename is not None:
+                raise OutputError(f"{printable(str(error.filename))}: {path_error(error)}") from None
             raise _stdout_failed(error) from None
 
 
@@ -165,6 +197,10 @@ class SgsGroup(_HelpOutput, click.Group):
 
     command_class = SgsCommand
 
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        _check_stdout()
+        return super().make_context(*args, **kwargs)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -177,7 +213,7 @@ class SgsGroup(_HelpOutput, click.Group):
             raise
         except OSError as exc:  # the file system or a device failed, not sgs-dsl
             where = f"{exc.filename}: " if exc.filename else ""
-            _err(f"error: {where}{_reason(exc)}")
+            _err(f"error: {where}{reason(exc)}")
             ctx.exit(EXIT_IO)
         except Exception as exc:
             if _is_sgs_error(exc):
@@ -199,25 +235,6 @@ class SgsGroup(_HelpOutput, click.Group):
 
 # --- the files commands read (docs/reliability.md, "Files and folders the CLI reads") ---------
 
-_FILE_KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
-def _file_kind(path: Path) -> str:
-    """'' when `path` is a regular file that opens for reading, else the kind of file it is;
-    OSError when it cannot be looked at or opened. Anything but a regular file is found with
-    stat and never opened: reading a FIFO or a device can block forever."""
-    mode = os.stat(path).st_mode
-    if not stat.S_ISREG(mode):
-        return next((name for test, name in _FILE_KINDS if test(mode)), "not a regular file")
-    os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
-    return ""
-
 
 def _problem(path: Path, message: str, hint: str = "") -> Any:
     from sgs_dsl.syntax.diagnostics import Diagnostic, Span
@@ -226,11 +243,12 @@ def _problem(path: Path, message: str, hint: str = "") -> Any:
 
 
 def _kind_or_problem(path: Path, problems: list[Any]) -> str | None:
-    """`_file_kind`, or None with a problem recorded when the file cannot be looked at."""
+    """`file_kind` (a FIFO or a device is found with stat, never opened), or None with a
+    problem recorded when the file cannot be looked at."""
     try:
-        return _file_kind(path)
+        return file_kind(path)
     except OSError as error:
-        problems.append(_problem(path, f"cannot read {path}: {_reason(error)}"))
+        problems.append(_problem(path, f"cannot read {path}: {reason(error)}"))
         return None
 
 
@@ -285,7 +303,7 @@ def _folder_files(folder: Path, problems: list[Any]) -> list[Path]:
     found: list[Path] = []
 
     def unlisted(error: OSError) -> None:
-        problems.append(_problem(Path(error.filename), f"cannot read the folder {error.filename}: {_reason(error)}"))
+        problems.append(_problem(Path(error.filename), f"cannot read the folder {error.filename}: {reason(error)}"))
 
     for top, dirs, names in os.walk(folder, onerror=unlisted):
         dirs.sort()
@@ -803,14 +821,15 @@ def simulate(
 
 
 def _report_folder(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
-    """--out DIR: a folder, or a path where one can be made, checked before any game is played."""
+    """--out DIR: a folder, or a path where one can be made, checked before any game is played,
+    with the files a report or a comparison writes there (none may be a FIFO or a folder)."""
     if value is None:
         return value
-    if value.exists() and not value.is_dir():
-        raise click.BadParameter(f"cannot write the report into '{value}': it is a file", ctx, param)
-    existing = next(p for p in (value, *value.parents) if p.exists())
-    if not os.access(existing, os.W_OK):
-        raise click.BadParameter(f"cannot write the report into '{value}': permission denied", ctx, param)
+    from sgs_dsl.sim.report import FIGURES
+
+    problem = output_folder_problem(value, ("summary.json", "index.html", *FIGURES, "compare.json", "compare.html"))
+    if problem:
+        raise click.BadParameter(f"cannot write the report into '{value}': {problem}", ctx, param)
     return value
 
 
@@ -843,7 +862,7 @@ def _make_folder(out: Path) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise OutputError(f"cannot make {printable(str(out))}: {_reason(error)}") from None
+        raise OutputError(f"cannot make {printable(str(out))}: {path_error(error)}") from None
 
 
 def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns: int, batch: Any,
@@ -910,7 +929,8 @@ def balance(ruleset: str | None, players: int | None, games: int, seed: int, age
     try:
         write_report(summary, out)
     except OSError as error:
-        raise OutputError(f"cannot write the report into {printable(str(out))}: {_reason(error)}") from None
+        where = error.filename or out
+        raise OutputError(f"cannot write {printable(str(where))}: {path_error(error)}") from None
     _out(format_summary(summary))
     _out(f"report: {printable(str(out / 'index.html'))}")
     if summary["errors"]:

@@ -281,21 +281,165 @@ def test_a_read_only_json_path_fails_before_the_games(tmp_path, monkeypatch):
     assert f"cannot write '{out}': permission denied" in result.stderr
 
 
-def test_a_json_file_that_fails_on_write_is_an_io_error():
-    result = invoke("simulate", "-q", "-g", "1", "--json", "/dev/full")
+def test_a_read_only_json_file_is_not_replaced(tmp_path, monkeypatch):
+    out = tmp_path / "out.json"
+    out.write_text("kept", encoding="utf-8")
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: real_access(path, mode) and not (
+        str(path) == str(out) and mode & os.W_OK))  # as for a file of mode 0444 (the tests run as root)
+    _no_games(monkeypatch)
+    result = invoke("simulate", "-q", "-g", "1", "--json", str(out))
+    assert_fails(result, 2)
+    assert f"cannot write '{out}': permission denied" in result.stderr
+    assert out.read_text(encoding="utf-8") == "kept"
+
+
+def _special(kind: str, where: Path) -> Path:
+    """A file of this kind at `where` (a device is /dev/null itself): none is a regular file."""
+    if kind == "device":
+        return Path(os.devnull)
+    if kind == "fifo":
+        os.mkfifo(where)
+    else:
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(where))
+        sock.close()  # the socket file stays
+    return where
+
+
+KIND_NAMES = {"fifo": "a FIFO (named pipe)", "socket": "a socket", "device": "a character device"}
+
+
+@pytest.mark.parametrize("kind", ["fifo", "socket", "device"])
+def test_a_json_path_that_is_not_a_regular_file_is_refused_unopened(tmp_path, monkeypatch, no_hang, kind):
+    path = _special(kind, tmp_path / "out.json")
+    _no_games(monkeypatch)
+    result = invoke("simulate", "-q", "-g", "1", "--json", str(path))
+    assert_fails(result, 2)
+    assert f"cannot write '{path}': it is {KIND_NAMES[kind]}, not a regular file" in result.stderr
+    assert "(only regular files are written; '-' is standard output)" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["summary.json", "index.html", "roles.png", "compare.json", "compare.html"])
+def test_a_report_file_in_out_that_is_a_fifo_or_a_folder_is_refused_first(tmp_path, monkeypatch, no_hang, name):
+    out = tmp_path / "report"
+    out.mkdir()
+    os.mkfifo(out / name)
+    _no_games(monkeypatch)
+    for args in (["-q", "-g", "1"], ["--compare", str(out / name), str(out / name)]):
+        result = invoke("balance", *args, "--out", str(out))
+        assert_fails(result, 2)
+        assert f"cannot write the report into '{out}': '{out / name}': it is a FIFO (named pipe)" in result.stderr
+    (out / name).unlink()
+    (out / name).mkdir()
+    assert f"'{out / name}': it is a folder" in invoke("balance", "-q", "--out", str(out)).stderr
+
+
+@pytest.mark.parametrize(("where", "message"), [
+    ("/dev/null/x", "'/dev/null' is not a folder"),
+    ("/dev/null", "it is a character device, not a folder"),
+    ("{tmp}/fifo", "it is a FIFO (named pipe), not a folder"),
+    ("{tmp}/afile/below", "'{tmp}/afile' is not a folder"),
+])
+def test_an_out_folder_that_cannot_be_made_fails_before_the_games(tmp_path, monkeypatch, no_hang, where, message):
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "afile").write_text("", encoding="utf-8")
+    _no_games(monkeypatch)
+    out = where.format(tmp=tmp_path)
+    result = invoke("balance", "-q", "-g", "1", "--out", out)
+    assert_fails(result, 2)
+    assert f"cannot write the report into '{out}': {message.format(tmp=tmp_path)}" in result.stderr
+
+
+@pytest.mark.parametrize("option", ["--json", "--out"])
+def test_a_name_too_long_is_said_to_be_that_not_standard_output(tmp_path, monkeypatch, option):
+    long = tmp_path / ("a" * 300)
+    _no_games(monkeypatch)
+    for path in (long, long / "x.json"):
+        result = invoke("simulate" if option == "--json" else "balance", "-q", option, str(path))
+        assert_fails(result, 2)
+        assert f"'{path}': the name is too long for the file system" in result.stderr
+        assert "standard output" not in result.output
+
+
+def test_a_file_error_while_options_are_checked_names_the_file_not_standard_output(tmp_path, monkeypatch):
+    def unreadable_folder(path):
+        raise PermissionError(errno.EACCES, "Permission denied", str(tmp_path / "locked"))
+
+    monkeypatch.setattr(cli, "output_file_problem", unreadable_folder)
+    _no_games(monkeypatch)
+    result = invoke("simulate", "-q", "--json", str(tmp_path / "locked" / "out.json"))
     assert_fails(result, cli.EXIT_IO)
-    assert "error: cannot write /dev/full: no space left on device" in result.stderr
+    assert result.stderr == f"error: {tmp_path / 'locked'}: permission denied\n"
 
 
-def _sgs(*args: str, stdout) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sgs_dsl.cli", *args], stdout=stdout, stderr=subprocess.PIPE,
-                          text=True, timeout=20, check=False)
+def test_a_json_file_that_fails_on_write_names_it_and_is_left_as_it_was(tmp_path, monkeypatch):
+    out = tmp_path / "out.json"
+    out.write_text("the old report\n", encoding="utf-8")
+    real_replace = os.replace
+
+    def disk_full(src, dst, *args, **kwargs):
+        if str(dst) == str(out):  # the whole text is written; the rename into place fails
+            raise OSError(errno.ENOSPC, "No space left on device", str(src))
+        return real_replace(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    result = invoke("simulate", "-q", "-g", "1", "--json", str(out))
+    assert_fails(result, cli.EXIT_IO)
+    assert f"error: cannot write {out}: no space left on device" in result.stderr
+    assert "standard output" not in result.stderr
+    assert out.read_text(encoding="utf-8") == "the old report\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]  # no temporary file left
+
+
+def test_the_json_file_is_written_through_a_symlink_and_the_link_kept(tmp_path):
+    (tmp_path / "real.json").write_text("old", encoding="utf-8")
+    (tmp_path / "link.json").symlink_to("real.json")
+    result = invoke("simulate", "-q", "-g", "1", "--json", str(tmp_path / "link.json"))
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "link.json").is_symlink()
+    assert json.loads((tmp_path / "real.json").read_text(encoding="utf-8"))["games"] == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "real.json"]
+
+
+def _sgs(*args: str, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout: float = 30,
+         closed: tuple[int, ...] = ()) -> subprocess.CompletedProcess:
+    """`sgs ARGS` in a new process, failing (not hanging) the test past `timeout`; `closed`
+    are descriptors the process starts without (0 stdin, 1 stdout)."""
+    def close() -> None:
+        for fd in closed:
+            os.close(fd)
+
+    return subprocess.run([sys.executable, "-m", "sgs_dsl.cli", *args], stdin=stdin, stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, timeout=timeout, check=False, preexec_fn=close)
+
+
+def test_a_fifo_as_json_path_is_refused_by_the_command_without_blocking(tmp_path):
+    os.mkfifo(tmp_path / "fifo")
+    done = _sgs("simulate", "-q", "-g", "1", "--json", str(tmp_path / "fifo"), timeout=30)
+    assert done.returncode == 2
+    assert "it is a FIFO (named pipe), not a regular file" in done.stderr
+
+
+@pytest.mark.parametrize("args", [["simulate", "-q", "-g", "100000", "--json", "-"], ["cards"], ["--help"],
+                                  ["play", "--seed", "1"]])
+def test_a_closed_stdout_is_an_io_error_before_any_work(args):
+    done = _sgs(*args, stdout=None, closed=(1,), timeout=30)  # 100,000 games would take far longer
+    assert done.returncode == cli.EXIT_IO
+    assert done.stderr == "error: cannot write to standard output: it is closed\n"
+
+
+def test_a_stdout_open_only_for_reading_is_an_io_error():
+    with open(os.devnull, "rb") as read_only:
+        done = _sgs("simulate", "-q", "-g", "100000", "--json", "-", stdout=read_only)
+    assert done.returncode == cli.EXIT_IO
+    assert done.stderr == "error: cannot write to standard output: it is open for reading only\n"
 
 
 @pytest.mark.parametrize("args", [["cards", "--json"], ["run", "--seed", "1"], ["--help"], ["check", "--help"]])
 def test_a_failing_stdout_is_one_line_and_an_io_status(args):
     with open("/dev/full", "w") as full:
-        done = _sgs(*args, stdout=full)
+        done = _sgs(*args, stdout=full, stdin=None)
     assert done.returncode == cli.EXIT_IO
     assert done.stderr == "error: cannot write to standard output: no space left on device\n"
 
