@@ -624,9 +624,11 @@ def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, 
     """Take a seat at the terminal against the computer: answer each question by its number.
 
     \b
-    Exit status: 0 when the game ends (or you leave it with q or the end of
-    input), 1 when it stops on an error, 130 on Ctrl-C.
+    Exit status: 0 when the game ends or you leave it with q; 1 when it stops
+    on an error, or the input ends (Ctrl-D) or fails before the game does;
+    130 on Ctrl-C.
     """
+    stdin = _answers_in()
     library = _load_library(extra)
     name = resolve_ruleset(library, ruleset)
     players = seat_count(library, name, players)
@@ -640,7 +642,7 @@ def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, 
     from sgs_dsl.agents.terminal import LeftGame, TerminalAgent
     from sgs_dsl.game import play_game
 
-    person = TerminalAgent(sys.stdin, sys.stdout)
+    person = TerminalAgent(stdin, sys.stdout)
     _out(f"# ruleset {name}, {players} players, seed {seed}; you are seat {seat}")
     try:
         result = play_game(library, name, players, seed, log=True, max_turns=max_turns,
@@ -653,6 +655,20 @@ def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, 
         sys.exit(130)
     person.show_log()
     _game_end(result, max_turns)
+
+
+def _answers_in() -> Any:
+    """stdin, where the person's answers come from: bytes that are not UTF-8 read as U+FFFD
+    (an answer that is not a number, asked again). A closed stdin is exit status 1 at once,
+    before the computer plays a single move."""
+    if sys.stdin is None:
+        _err("error: cannot read answers: standard input is closed")
+        sys.exit(1)
+    try:
+        sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]
+    except (AttributeError, OSError, ValueError):  # not a text file of its own (a test runner's stream)
+        pass
+    return sys.stdin
 
 
 def _play_agents(players: int, seat: int, person: Any, ai: str, seed: int) -> list[Any]:
