@@ -863,7 +863,8 @@ def _compare_runs(paths: tuple[Path, Path], out: Path | None) -> None:
     try:
         a, b = (load_run(p) for p in paths)
     except NotAReport as bad:  # bad input, not bad usage: exit status 1, as for a bad .sgs file
-        _err(f"error: {bad}\nhint: give two files written by `sgs balance` (summary.json) or `sgs simulate --json`")
+        _err(f"error: {printable(str(bad))}")
+        _err("hint: give two files written by `sgs balance` (summary.json) or `sgs simulate --json`")
         sys.exit(1)
     result = compare(a, b)
     _out(format_comparison(result))
@@ -912,7 +913,7 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
               help="Worker processes (0 = one per CPU). The result does not depend on it.")
 @click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), default=None, callback=_report_folder,
               metavar="DIR", help="The folder to write summary.json, index.html and the PNG figures into.")
-@click.option("--compare", nargs=2, type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+@click.option("--compare", nargs=2, type=click.Path(exists=True, path_type=Path), default=None,
               metavar="A.json B.json", help="Compare two runs (summary.json or `sgs simulate --json`) instead.")
 @max_turns_option
 @library_option

@@ -645,3 +645,132 @@ def test_simulate_game_timeout_cuts_games_off_and_reports_them(tmp_path):
 def test_simulate_game_timeout_must_be_positive():
     result = invoke("simulate", "--games", "1", "--game-timeout", "0")
     assert result.exit_code == 2 and "--game-timeout" in result.output
+
+
+# --- sgs balance --compare on files that are not reports -------------------------------------------
+
+REPORT = {"ruleset": "standard", "players": 5, "games": 4, "seed": 0, "valid_games": 4,
+          "wins_by_side": {"lord": {"wins": 3}, "rebel": {"wins": 1}}, "turns": {"mean": 38.5},
+          "wins_by_hero": {"曹操": {"games": 2, "wins": 1}},
+          "agents": {"spec": {"all": "random", "roles": {}, "seats": {}}, "wins": {"random": {"seats": 20, "wins": 8}}},
+          "balance": {"roles": {"lord": {"games": 4, "wins": 3}}}}
+
+
+def _changed(change) -> str:
+    report = json.loads(json.dumps(REPORT))
+    change(report)
+    return json.dumps(report, ensure_ascii=False)
+
+
+def _set(*keys_and_value):
+    *keys, last, value = keys_and_value
+
+    def change(report):
+        for key in keys:
+            report = report[key]
+        report[last] = value
+    return change
+
+
+def _drop(*keys):
+    def change(report):
+        for key in keys[:-1]:
+            report = report[key]
+        del report[keys[-1]]
+    return change
+
+
+# (file text, what the error says is wrong); a file is bytes, a folder, or text
+MALFORMED = {
+    "empty": ("", "is not JSON: Expecting value at line 1, column 1"),
+    "not-json": ("winner: lord", "is not JSON: Expecting value at line 1, column 1"),
+    "truncated": (json.dumps(REPORT)[:-20], "is not JSON:"),
+    "binary": (bytes(range(256)), "is not UTF-8 text (byte 0x80 at offset 128)"),
+    "a-list": ("[1, 2]", "the report should be a JSON object, not a list"),
+    "a-number": ("5", "the report should be a JSON object, not 5"),
+    "deep-list": ("[" * 100_000 + "]" * 100_000, "its JSON is nested too deeply"),
+    "deep-object": ('{"a":' * 100_000 + "1" + "}" * 100_000, "its JSON is nested too deeply"),
+    "nan": (json.dumps({**REPORT, "turns": {"mean": float("nan")}}), "it holds NaN"),
+    "infinity": (json.dumps({**REPORT, "turns": {"mean": float("inf")}}), "it holds Infinity"),
+    "huge-float": (json.dumps(REPORT).replace("38.5", "1e999"), "the number 1e999, too large to be a float"),
+    "huge-int": (json.dumps(REPORT).replace('"games": 4,', '"games": ' + "9" * 5000 + ","),
+                 "a number of 5,000 digits"),
+    "no-turns": (_changed(_drop("turns")), "it has no `turns`"),
+    "no-ruleset": (_changed(_drop("ruleset")), "it has no `ruleset`"),
+    "no-wins-by-side": (_changed(_drop("wins_by_side")), "it has no `wins_by_side`"),
+    "wins-by-side-a-list": (_changed(_set("wins_by_side", [])), "`wins_by_side` should be a JSON object, not a list"),
+    "side-a-number": (_changed(_set("wins_by_side", "lord", 3)), "`wins_by_side.lord` should be a JSON object, not 3"),
+    "wins-a-string": (_changed(_set("wins_by_side", "lord", "wins", "three")),
+                      '`wins_by_side.lord.wins` should be a whole number from 0 to 4 (its valid_games), not "three"'),
+    "wins-negative": (_changed(_set("wins_by_side", "lord", "wins", -3)), "from 0 to 4 (its valid_games), not -3"),
+    "wins-above-games": (_changed(_set("wins_by_side", "lord", "wins", 99)), "from 0 to 4 (its valid_games), not 99"),
+    "wins-a-fraction": (_changed(_set("wins_by_side", "lord", "wins", 1.5)), "not 1.5"),
+    "valid-a-string": (_changed(_set("valid_games", "x")), '`valid_games` should be a whole number from 0 to 4'),
+    "valid-a-bool": (_changed(_set("valid_games", True)), "(its games), not true"),
+    "valid-above-games": (_changed(_set("valid_games", 5)), "(its games), not 5"),
+    "players-a-list": (_changed(_set("players", [5])), "`players` should be a whole number"),
+    "turns-a-string": (_changed(_set("turns", "mean", "x")), '`turns.mean` should be a number'),
+    "hero-games-null": (_changed(_set("wins_by_hero", "曹操", "games", None)),
+                        "`wins_by_hero.曹操.games` should be a whole number"),
+    "agent-no-seats": (_changed(_drop("agents", "wins", "random", "seats")), "it has no `agents.wins.random.seats`"),
+    "agent-spec-wrong": (_changed(_set("agents", "spec", "all", 3)), "`agents.spec.all` should be a string, not 3"),
+    "role-wins-above": (_changed(_set("balance", "roles", "lord", "wins", 7)),
+                        "`balance.roles.lord.wins` should be a whole number from 0 to 4 (its games), not 7"),
+    "balance-a-string": (_changed(_set("balance", "x")), '`balance` should be a JSON object, not "x"'),
+    "folder": (None, "cannot read {path}: it is a folder, not a regular file"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_compare_of_a_malformed_report_is_one_error_naming_file_and_fault(tmp_path, no_hang, name):
+    text, fault = MALFORMED[name]
+    good, bad = tmp_path / "good.json", tmp_path / f"{name}.json"
+    good.write_text(json.dumps(REPORT, ensure_ascii=False), encoding="utf-8")
+    if text is None:
+        bad.mkdir()
+    elif isinstance(text, bytes):
+        bad.write_bytes(text)
+    else:
+        bad.write_text(text, encoding="utf-8")
+    for pair in ((good, bad), (bad, good)):
+        result = invoke("balance", "--compare", *map(str, pair))
+        assert_fails(result, 1)
+        error, hint = result.stderr.splitlines()
+        assert error.startswith(f"error: {bad}") or error.startswith(f"error: cannot read {bad}")
+        assert fault.format(path=bad) in error
+        assert len(error) < 300 and hint.startswith("hint: give two files written by `sgs balance`")
+        assert result.stdout == ""
+
+
+def test_a_compare_file_that_does_not_exist_is_a_usage_error():
+    result = invoke("balance", "--compare", *[str(HERE / "missing.json")] * 2)
+    assert_fails(result, 2)
+    assert "does not exist" in result.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_compare_never_opens_a_fifo_or_a_device(tmp_path, kind):
+    path = _special(kind, tmp_path / "run.json") if kind == "fifo" else Path("/dev/zero")
+    done = _sgs("balance", "--compare", str(path), str(path), timeout=30)
+    assert done.returncode == 1
+    named = "a FIFO (named pipe)" if kind == "fifo" else "a character device"
+    assert done.stderr.splitlines()[0] == f"error: cannot read {path}: it is {named}, not a regular file"
+
+
+def test_compare_of_a_report_too_large_is_refused_unread(tmp_path, monkeypatch):
+    import sgs_dsl.sim.compare
+
+    monkeypatch.setattr(sgs_dsl.sim.compare, "MAX_REPORT_BYTES", 100)
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(REPORT), encoding="utf-8")
+    result = invoke("balance", "--compare", str(path), str(path))
+    assert_fails(result, 1)
+    assert f"error: cannot read {path}: it is larger than 100 bytes" in result.stderr
+
+
+def test_a_valid_minimal_report_compares(tmp_path):
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(REPORT, ensure_ascii=False), encoding="utf-8")
+    result = invoke("balance", "--compare", str(path), str(path))
+    assert result.exit_code == 0, result.output
+    assert "  lord" in result.stdout and "mean turns: A 38.5, B 38.5, difference +0.0" in result.stdout
