@@ -34,6 +34,8 @@ EXIT_INTERNAL = 70
 DEFAULT_PLAYERS = 5
 #: Exit status when output cannot be written: stdout, the --json file (EX_IOERR).
 EXIT_IO = 74
+#: Exit status when the Ray cluster named cannot be reached or used (EX_UNAVAILABLE).
+EXIT_UNAVAILABLE = 69
 
 WINNER_TEXT = {
     "lord": "the lord and the loyalists win",
@@ -702,18 +704,32 @@ def _game_end(result: Any, max_turns: int, sides: bool = True) -> None:
 
 
 def _backend_jobs(backend: str, address: str | None, jobs: int | None) -> int:
-    """The --jobs that --backend means (a usage error when Ray is asked for but missing)."""
+    """The --jobs that --backend means. Before any game: an --address that is not HOST:PORT
+    or Ray missing is a usage error (2); an address where nothing answers within a few
+    seconds is exit status 69 (checked before Ray is imported, so it never waits on Ray)."""
     if backend != "ray":
         if address is not None:
             raise click.UsageError("--address names a Ray cluster: use it with --backend ray")
         return 1 if jobs is None else jobs
-    from sgs_dsl.sim.ray_backend import RayBackendError, import_ray
+    from sgs_dsl.sim.ray_backend import BadAddress, RayBackendError, RayMissing, import_ray, probe
 
     try:
+        if address is not None:
+            probe(address)
         import_ray()
-    except RayBackendError as missing:
+    except BadAddress as bad:
+        raise click.BadParameter(str(bad), param_hint="'--address'") from None
+    except RayMissing as missing:
         raise click.UsageError(str(missing)) from None
+    except RayBackendError as error:
+        _unavailable(error)
     return 0 if jobs is None else jobs
+
+
+def _unavailable(error: Exception) -> None:
+    """The Ray cluster cannot be reached, started or used: one line, exit status 69."""
+    _err(f"error: {error}")
+    sys.exit(EXIT_UNAVAILABLE)
 
 
 def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **options: Any) -> Any:
@@ -727,9 +743,8 @@ def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **o
         label = printable(f"{name}, {players} players")
         with click.progressbar(length=games, label=label, file=sys.stderr, show_pos=True, show_eta=True) as bar:
             return run_batch(name, players, games, seed, on_result=lambda _rec: bar.update(1), **options)
-    except RayBackendError as error:  # the cluster could not be started or reached
-        _err(f"error: {error}")
-        sys.exit(1)
+    except RayBackendError as error:  # the cluster could not be started, reached or used
+        _unavailable(error)
 
 
 @main.command()
@@ -764,7 +779,8 @@ def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **o
     "--address",
     default=None,
     metavar="ADDR",
-    help="The Ray cluster to use, as host:port (default: start a local one). Only with --backend ray.",
+    help="The Ray cluster to use, as HOST:PORT or auto (default: start a local one); an address where nothing "
+    "answers within 5 seconds is exit status 69. Only with --backend ray.",
 )
 @max_turns_option
 @library_option
@@ -802,7 +818,8 @@ def simulate(
 
     \b
     Exit status: 0 when every game ended cleanly, 1 when any ended in an error
-    (or an invariant violation): the report counts them under "errors".
+    (or an invariant violation): the report counts them under "errors"; 69
+    when the Ray cluster of --backend ray cannot be reached or used.
     """
     from sgs_dsl.sim.stats import format_summary, summarize
 
