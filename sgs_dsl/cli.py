@@ -558,8 +558,11 @@ def main() -> None:
 
     \b
     Exit status: 0 all is well; 1 bad .sgs or .ruling input, a file that
-    cannot be read, a game that ended in an error or a ruling that fails;
-    2 a usage error; 74 output that cannot be written; 70 a bug in sgs-dsl.
+    cannot be read, a --compare file that is not a report, a game that ended
+    in an error, a ruling that fails, or the input of `sgs play` ending before
+    its game; 2 a usage error; 69 a Ray cluster that cannot be reached or used;
+    74 output that cannot be written; 130 `sgs play` stopped by Ctrl-C; 70 a
+    bug in sgs-dsl.
     """
 
 
