@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from collections.abc import Iterable
 from pathlib import Path
@@ -194,7 +193,7 @@ def _new_temporary(target: Path) -> tuple[Path, int]:
     """A file of a fresh random name in `target`'s folder, made exclusively (so nothing planted
     there is written through), and its descriptor."""
     for _ in range(100):
-        temp = target.with_name(f".{target.name[:64]}.{secrets.token_hex(6)}.part")
+        temp = target.with_name(f".{target.name[:64]}.{os.urandom(6).hex()}.part")
         try:
             return temp, os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
         except FileExistsError:
