@@ -238,6 +238,25 @@ class SgsGroup(_HelpOutput, click.Group):
 # --- the files commands read (docs/reliability.md, "Files and folders the CLI reads") ---------
 
 
+class InputPath(click.Path):
+    """click's Path of a file to read, `exists=True`: a path that cannot be looked at for
+    another reason than its absence (a name too long, a symlink loop) is a usage error that
+    says so, not `does not exist`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(exists=True, path_type=Path, **kwargs)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            os.stat(value)
+        except (FileNotFoundError, NotADirectoryError):
+            pass  # click says it does not exist
+        except (OSError, ValueError) as error:  # ValueError: a NUL byte in the path
+            why = path_error(error) if isinstance(error, OSError) else "it holds a NUL byte"
+            self.fail(f"cannot look at '{value}': {why}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def _problem(path: Path, message: str, hint: str = "") -> Any:
     from sgs_dsl.syntax.diagnostics import Diagnostic, Span
 
@@ -501,7 +520,7 @@ library_option = click.option(
     "-L",
     "extra",
     multiple=True,
-    type=click.Path(exists=True, path_type=Path),
+    type=InputPath(),
     help="Extra .sgs file or folder to load with the built-in library (repeatable).",
 )
 
@@ -567,7 +586,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=InputPath())
 def check(paths: tuple[Path, ...]) -> None:
     """Check .sgs files or folders (searched recursively for *.sgs)."""
     from sgs_dsl.compiler.library import check_paths
@@ -933,7 +952,7 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
               help="Worker processes (0 = one per CPU). The result does not depend on it.")
 @click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), default=None, callback=_report_folder,
               metavar="DIR", help="The folder to write summary.json, index.html and the PNG figures into.")
-@click.option("--compare", nargs=2, type=click.Path(exists=True, path_type=Path), default=None,
+@click.option("--compare", nargs=2, type=InputPath(), default=None,
               metavar="A.json B.json", help="Compare two runs (summary.json or `sgs simulate --json`) instead.")
 @max_turns_option
 @library_option
@@ -1129,7 +1148,7 @@ def ruling_report(ruling: Any, result: Any) -> list[str]:
 
 
 @main.command(short_help="Run the rulings of a file; print their traces, PASS or FAIL.")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=InputPath(dir_okay=False))
 @click.option("--name", "-n", "title", default=None, metavar="TITLE",
               help="Run only the ruling with this title, or every ruling whose title starts with it.")
 @library_option

@@ -774,3 +774,19 @@ def test_a_valid_minimal_report_compares(tmp_path):
     result = invoke("balance", "--compare", str(path), str(path))
     assert result.exit_code == 0, result.output
     assert "  lord" in result.stdout and "mean turns: A 38.5, B 38.5, difference +0.0" in result.stdout
+
+
+# --- input paths that cannot be looked at ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["check"], ["cards", "-L"], ["ruling"], ["balance", "--compare", "x.json"]])
+def test_an_input_path_too_long_or_looping_says_so_not_does_not_exist(tmp_path, command):
+    (tmp_path / "loop1").symlink_to("loop2")
+    (tmp_path / "loop2").symlink_to("loop1")
+    for path, why in ((tmp_path / ("a" * 300), "the name is too long for the file system"),
+                      (tmp_path / "loop1", "too many levels of symbolic links")):
+        args = [*command, str(path)] if command[0] != "balance" else ["balance", "--compare", str(path), str(path)]
+        result = invoke(*args)
+        assert_fails(result, 2)
+        assert f"cannot look at '{path}': {why}" in result.stderr
+        assert "does not exist" not in result.stderr
