@@ -11,7 +11,6 @@ come from files and arguments the user may not have written.
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +18,14 @@ from typing import Any
 
 import click
 
+from sgs_dsl.files import (
+    file_kind,
+    output_file_problem,
+    output_folder_problem,
+    path_error,
+    reason,
+    write_atomic,
+)
 from sgs_dsl.textsafe import printable
 
 #: Exit status for an unexpected exception (EX_SOFTWARE in sysexits.h).
@@ -27,6 +34,8 @@ EXIT_INTERNAL = 70
 DEFAULT_PLAYERS = 5
 #: Exit status when output cannot be written: stdout, the --json file (EX_IOERR).
 EXIT_IO = 74
+#: Exit status when the Ray cluster named cannot be reached or used (EX_UNAVAILABLE).
+EXIT_UNAVAILABLE = 69
 
 WINNER_TEXT = {
     "lord": "the lord and the loyalists win",
@@ -48,12 +57,6 @@ class OutputError(click.ClickException):
         _err(f"error: {self.format_message()}")
 
 
-def _reason(error: OSError) -> str:
-    """The system's words for an OSError, as the end of a sentence: 'permission denied'."""
-    text = error.strerror or str(error)
-    return text[:1].lower() + text[1:]
-
-
 def _silence_stdout() -> None:
     """Point a failed stdout at /dev/null, so the interpreter's last flush at exit does not
     fail again (and print 'Exception ignored ...')."""
@@ -68,7 +71,35 @@ def _silence_stdout() -> None:
 
 def _stdout_failed(error: OSError) -> OutputError:
     _silence_stdout()
-    return OutputError(f"cannot write to standard output: {_reason(error)}")
+    return OutputError(f"cannot write to standard output: {reason(error)}")
+
+
+def _stdout_problem() -> str:
+    """Why nothing can be written to stdout, '' when it looks writable: it is closed (the
+    command started with no file descriptor 1, ``>&-``) or open for reading only."""
+    if sys.stdout is None:  # Python found no descriptor 1 at start-up
+        return "it is closed"
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # no real file behind it (a test runner's buffer)
+        return ""
+    try:
+        import fcntl
+
+        mode = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE
+    except ImportError:  # not a POSIX system: left to the first write
+        return ""
+    except OSError:
+        return "it is closed"
+    return "it is open for reading only" if mode == os.O_RDONLY else ""
+
+
+def _check_stdout() -> None:
+    """Every command writes to stdout: one that cannot is an I/O error (74) before any work,
+    not a run that ends with exit status 0 having written nothing."""
+    problem = _stdout_problem()
+    if problem:
+        raise OutputError(f"cannot write to standard output: {problem}")
 
 
 def _out(text: str = "", *, nl: bool = True) -> None:
@@ -97,24 +128,24 @@ def _json(data: Any) -> str:
 
 
 def _write_report(path: Path, text: str) -> None:
+    """Write an output file whole or not at all (files.write_atomic); OutputError (74) naming
+    the file when that fails."""
     try:
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text.encode("utf-8"))
     except OSError as error:
-        raise OutputError(f"cannot write {printable(str(path))}: {_reason(error)}") from None
+        raise OutputError(f"cannot write {printable(str(path))}: {path_error(error)}") from None
 
 
 def _writable_output(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
-    """A --json FILE that cannot be written is a usage error before any game is played."""
+    """A --json FILE that cannot be written is a usage error before any game is played: a
+    FIFO, socket or device there is refused without being opened (so it cannot block)."""
     if value is None or str(value) == "-":
         return value
-    if value.is_dir():  # an empty FILE is the current folder
-        raise click.BadParameter(f"cannot write '{value}': it is a folder", ctx, param)
-    folder = value.parent
-    if not folder.is_dir():
-        problem = f"'{folder}' is not a folder" if folder.exists() else f"the folder '{folder}' does not exist"
+    problem = output_file_problem(value)
+    if problem.endswith("not a regular file"):
+        problem += " (only regular files are written; '-' is standard output)"
+    if problem:
         raise click.BadParameter(f"cannot write '{value}': {problem}", ctx, param)
-    if not os.access(value if value.exists() else folder, os.W_OK):
-        raise click.BadParameter(f"cannot write '{value}': permission denied", ctx, param)
     return value
 
 
@@ -137,7 +168,8 @@ def _render_sgs_error(exc: Any) -> str:
 
 
 class _HelpOutput:
-    """``make_context`` prints --help and --version: a stdout failing there is an I/O error."""
+    """``make_context`` prints --help and --version: a stdout failing there is an I/O error.
+    An OSError that names a file came from a parameter's check of that file, not stdout."""
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
@@ -145,6 +177,8 @@ class _HelpOutput:
         except BrokenPipeError:
             raise
         except OSError as error:
+            if error.filename is not None:
+                raise OutputError(f"{printable(str(error.filename))}: {path_error(error)}") from None
             raise _stdout_failed(error) from None
 
 
@@ -165,6 +199,10 @@ class SgsGroup(_HelpOutput, click.Group):
 
     command_class = SgsCommand
 
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        _check_stdout()
+        return super().make_context(*args, **kwargs)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -177,7 +215,7 @@ class SgsGroup(_HelpOutput, click.Group):
             raise
         except OSError as exc:  # the file system or a device failed, not sgs-dsl
             where = f"{exc.filename}: " if exc.filename else ""
-            _err(f"error: {where}{_reason(exc)}")
+            _err(f"error: {where}{reason(exc)}")
             ctx.exit(EXIT_IO)
         except Exception as exc:
             if _is_sgs_error(exc):
@@ -199,24 +237,24 @@ class SgsGroup(_HelpOutput, click.Group):
 
 # --- the files commands read (docs/reliability.md, "Files and folders the CLI reads") ---------
 
-_FILE_KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
 
+class InputPath(click.Path):
+    """click's Path of a file to read, `exists=True`: a path that cannot be looked at for
+    another reason than its absence (a name too long, a symlink loop) is a usage error that
+    says so, not `does not exist`."""
 
-def _file_kind(path: Path) -> str:
-    """'' when `path` is a regular file that opens for reading, else the kind of file it is;
-    OSError when it cannot be looked at or opened. Anything but a regular file is found with
-    stat and never opened: reading a FIFO or a device can block forever."""
-    mode = os.stat(path).st_mode
-    if not stat.S_ISREG(mode):
-        return next((name for test, name in _FILE_KINDS if test(mode)), "not a regular file")
-    os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
-    return ""
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(exists=True, path_type=Path, **kwargs)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            os.stat(value)
+        except (FileNotFoundError, NotADirectoryError):
+            pass  # click says it does not exist
+        except (OSError, ValueError) as error:  # ValueError: a NUL byte in the path
+            why = path_error(error) if isinstance(error, OSError) else "it holds a NUL byte"
+            self.fail(f"cannot look at '{value}': {why}", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def _problem(path: Path, message: str, hint: str = "") -> Any:
@@ -226,11 +264,12 @@ def _problem(path: Path, message: str, hint: str = "") -> Any:
 
 
 def _kind_or_problem(path: Path, problems: list[Any]) -> str | None:
-    """`_file_kind`, or None with a problem recorded when the file cannot be looked at."""
+    """`file_kind` (a FIFO or a device is found with stat, never opened), or None with a
+    problem recorded when the file cannot be looked at."""
     try:
-        return _file_kind(path)
+        return file_kind(path)
     except OSError as error:
-        problems.append(_problem(path, f"cannot read {path}: {_reason(error)}"))
+        problems.append(_problem(path, f"cannot read {path}: {reason(error)}"))
         return None
 
 
@@ -285,7 +324,7 @@ def _folder_files(folder: Path, problems: list[Any]) -> list[Path]:
     found: list[Path] = []
 
     def unlisted(error: OSError) -> None:
-        problems.append(_problem(Path(error.filename), f"cannot read the folder {error.filename}: {_reason(error)}"))
+        problems.append(_problem(Path(error.filename), f"cannot read the folder {error.filename}: {reason(error)}"))
 
     for top, dirs, names in os.walk(folder, onerror=unlisted):
         dirs.sort()
@@ -481,7 +520,7 @@ library_option = click.option(
     "-L",
     "extra",
     multiple=True,
-    type=click.Path(exists=True, path_type=Path),
+    type=InputPath(),
     help="Extra .sgs file or folder to load with the built-in library (repeatable).",
 )
 
@@ -538,13 +577,16 @@ def main() -> None:
 
     \b
     Exit status: 0 all is well; 1 bad .sgs or .ruling input, a file that
-    cannot be read, a game that ended in an error or a ruling that fails;
-    2 a usage error; 74 output that cannot be written; 70 a bug in sgs-dsl.
+    cannot be read, a --compare file that is not a report, a game that ended
+    in an error, a ruling that fails, or the input of `sgs play` ending before
+    its game; 2 a usage error; 69 a Ray cluster that cannot be reached or used;
+    74 output that cannot be written; 130 `sgs play` stopped by Ctrl-C; 70 a
+    bug in sgs-dsl.
     """
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=InputPath())
 def check(paths: tuple[Path, ...]) -> None:
     """Check .sgs files or folders (searched recursively for *.sgs)."""
     from sgs_dsl.compiler.library import check_paths
@@ -606,9 +648,11 @@ def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, 
     """Take a seat at the terminal against the computer: answer each question by its number.
 
     \b
-    Exit status: 0 when the game ends (or you leave it with q or the end of
-    input), 1 when it stops on an error, 130 on Ctrl-C.
+    Exit status: 0 when the game ends or you leave it with q; 1 when it stops
+    on an error, or the input ends (Ctrl-D) or fails before the game does;
+    130 on Ctrl-C.
     """
+    stdin = _answers_in()
     library = _load_library(extra)
     name = resolve_ruleset(library, ruleset)
     players = seat_count(library, name, players)
@@ -622,7 +666,7 @@ def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, 
     from sgs_dsl.agents.terminal import LeftGame, TerminalAgent
     from sgs_dsl.game import play_game
 
-    person = TerminalAgent(sys.stdin, sys.stdout)
+    person = TerminalAgent(stdin, sys.stdout)
     _out(f"# ruleset {name}, {players} players, seed {seed}; you are seat {seat}")
     try:
         result = play_game(library, name, players, seed, log=True, max_turns=max_turns,
@@ -635,6 +679,20 @@ def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, 
         sys.exit(130)
     person.show_log()
     _game_end(result, max_turns)
+
+
+def _answers_in() -> Any:
+    """stdin, where the person's answers come from: bytes that are not UTF-8 read as U+FFFD
+    (an answer that is not a number, asked again). A closed stdin is exit status 1 at once,
+    before the computer plays a single move."""
+    if sys.stdin is None:
+        _err("error: cannot read answers: standard input is closed")
+        sys.exit(1)
+    try:
+        sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]
+    except (AttributeError, OSError, ValueError):  # not a text file of its own (a test runner's stream)
+        pass
+    return sys.stdin
 
 
 def _play_agents(players: int, seat: int, person: Any, ai: str, seed: int) -> list[Any]:
@@ -668,18 +726,32 @@ def _game_end(result: Any, max_turns: int, sides: bool = True) -> None:
 
 
 def _backend_jobs(backend: str, address: str | None, jobs: int | None) -> int:
-    """The --jobs that --backend means (a usage error when Ray is asked for but missing)."""
+    """The --jobs that --backend means. Before any game: an --address that is not HOST:PORT
+    or Ray missing is a usage error (2); an address where nothing answers within a few
+    seconds is exit status 69 (checked before Ray is imported, so it never waits on Ray)."""
     if backend != "ray":
         if address is not None:
             raise click.UsageError("--address names a Ray cluster: use it with --backend ray")
         return 1 if jobs is None else jobs
-    from sgs_dsl.sim.ray_backend import RayBackendError, import_ray
+    from sgs_dsl.sim.ray_backend import BadAddress, RayBackendError, RayMissing, import_ray, probe
 
     try:
+        if address is not None:
+            probe(address)
         import_ray()
-    except RayBackendError as missing:
+    except BadAddress as bad:
+        raise click.BadParameter(str(bad), param_hint="'--address'") from None
+    except RayMissing as missing:
         raise click.UsageError(str(missing)) from None
+    except RayBackendError as error:
+        _unavailable(error)
     return 0 if jobs is None else jobs
+
+
+def _unavailable(error: Exception) -> None:
+    """The Ray cluster cannot be reached, started or used: one line, exit status 69."""
+    _err(f"error: {error}")
+    sys.exit(EXIT_UNAVAILABLE)
 
 
 def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **options: Any) -> Any:
@@ -693,9 +765,8 @@ def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **o
         label = printable(f"{name}, {players} players")
         with click.progressbar(length=games, label=label, file=sys.stderr, show_pos=True, show_eta=True) as bar:
             return run_batch(name, players, games, seed, on_result=lambda _rec: bar.update(1), **options)
-    except RayBackendError as error:  # the cluster could not be started or reached
-        _err(f"error: {error}")
-        sys.exit(1)
+    except RayBackendError as error:  # the cluster could not be started, reached or used
+        _unavailable(error)
 
 
 @main.command()
@@ -730,7 +801,8 @@ def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **o
     "--address",
     default=None,
     metavar="ADDR",
-    help="The Ray cluster to use, as host:port (default: start a local one). Only with --backend ray.",
+    help="The Ray cluster to use, as HOST:PORT or auto (default: start a local one); an address where nothing "
+    "answers within 5 seconds is exit status 69. Only with --backend ray.",
 )
 @max_turns_option
 @library_option
@@ -768,7 +840,8 @@ def simulate(
 
     \b
     Exit status: 0 when every game ended cleanly, 1 when any ended in an error
-    (or an invariant violation): the report counts them under "errors".
+    (or an invariant violation): the report counts them under "errors"; 69
+    when the Ray cluster of --backend ray cannot be reached or used.
     """
     from sgs_dsl.sim.stats import format_summary, summarize
 
@@ -803,14 +876,15 @@ def simulate(
 
 
 def _report_folder(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
-    """--out DIR: a folder, or a path where one can be made, checked before any game is played."""
+    """--out DIR: a folder, or a path where one can be made, checked before any game is played,
+    with the files a report or a comparison writes there (none may be a FIFO or a folder)."""
     if value is None:
         return value
-    if value.exists() and not value.is_dir():
-        raise click.BadParameter(f"cannot write the report into '{value}': it is a file", ctx, param)
-    existing = next(p for p in (value, *value.parents) if p.exists())
-    if not os.access(existing, os.W_OK):
-        raise click.BadParameter(f"cannot write the report into '{value}': permission denied", ctx, param)
+    from sgs_dsl.sim.report import FIGURES
+
+    problem = output_folder_problem(value, ("summary.json", "index.html", *FIGURES, "compare.json", "compare.html"))
+    if problem:
+        raise click.BadParameter(f"cannot write the report into '{value}': {problem}", ctx, param)
     return value
 
 
@@ -828,7 +902,8 @@ def _compare_runs(paths: tuple[Path, Path], out: Path | None) -> None:
     try:
         a, b = (load_run(p) for p in paths)
     except NotAReport as bad:  # bad input, not bad usage: exit status 1, as for a bad .sgs file
-        _err(f"error: {bad}\nhint: give two files written by `sgs balance` (summary.json) or `sgs simulate --json`")
+        _err(f"error: {printable(str(bad))}")
+        _err("hint: give two files written by `sgs balance` (summary.json) or `sgs simulate --json`")
         sys.exit(1)
     result = compare(a, b)
     _out(format_comparison(result))
@@ -843,7 +918,7 @@ def _make_folder(out: Path) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise OutputError(f"cannot make {printable(str(out))}: {_reason(error)}") from None
+        raise OutputError(f"cannot make {printable(str(out))}: {path_error(error)}") from None
 
 
 def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns: int, batch: Any,
@@ -877,7 +952,7 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
               help="Worker processes (0 = one per CPU). The result does not depend on it.")
 @click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), default=None, callback=_report_folder,
               metavar="DIR", help="The folder to write summary.json, index.html and the PNG figures into.")
-@click.option("--compare", nargs=2, type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+@click.option("--compare", nargs=2, type=InputPath(), default=None,
               metavar="A.json B.json", help="Compare two runs (summary.json or `sgs simulate --json`) instead.")
 @max_turns_option
 @library_option
@@ -910,7 +985,8 @@ def balance(ruleset: str | None, players: int | None, games: int, seed: int, age
     try:
         write_report(summary, out)
     except OSError as error:
-        raise OutputError(f"cannot write the report into {printable(str(out))}: {_reason(error)}") from None
+        where = error.filename or out
+        raise OutputError(f"cannot write {printable(str(where))}: {path_error(error)}") from None
     _out(format_summary(summary))
     _out(f"report: {printable(str(out / 'index.html'))}")
     if summary["errors"]:
@@ -1072,7 +1148,7 @@ def ruling_report(ruling: Any, result: Any) -> list[str]:
 
 
 @main.command(short_help="Run the rulings of a file; print their traces, PASS or FAIL.")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=InputPath(dir_okay=False))
 @click.option("--name", "-n", "title", default=None, metavar="TITLE",
               help="Run only the ruling with this title, or every ruling whose title starts with it.")
 @library_option

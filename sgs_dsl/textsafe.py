@@ -33,3 +33,9 @@ def printable(text: str, *, lines: bool = False) -> str:
 def _escape(match: re.Match[str]) -> str:
     ch = match.group()
     return _SHORT.get(ch) or f"\\u{ord(ch):04x}"
+
+
+def clip(text: str, limit: int = 40) -> str:
+    """``printable(text)`` cut to its first `limit` characters ("..." marks a cut): how to
+    echo text of any length back in a one-line message."""
+    return printable(text) if len(text) <= limit else printable(text[:limit]) + "..."

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from sgs_dsl.cli import main
 from sgs_dsl.sim.balance import by_hero, by_role, by_skill, turn_histogram, two_proportion_test
 from sgs_dsl.sim.batch import GameRecord
-from sgs_dsl.sim.compare import compare, format_comparison
+from sgs_dsl.sim.compare import compare, format_comparison, render_comparison
 from sgs_dsl.sim.report import FIGURES, PLOTTED, ci, pct
 from sgs_dsl.sim.stats import strip_timing
 
@@ -228,10 +228,27 @@ def test_compare_tells_a_significant_difference_from_noise():
     c = compare(_run(80), _run(120, wins_by_hero={"A": {"wins": 3, "games": 9}}))
     lord = c["sides"]["lord"]
     assert lord["diff"] == pytest.approx(0.2) and lord["test"]["significant"]
-    assert c["heroes"]["A"]["a"]["n"] == 0 and c["heroes"]["A"]["b"]["wins"] == 3
+    assert c["heroes"]["A"]["a"] is None and c["heroes"]["A"]["b"]["wins"] == 3
     assert not compare(_run(100), _run(104))["sides"]["lord"]["test"]["significant"]
     text = format_comparison(c)
     assert "two-proportion z-test" in text and "+20.0" in text and "*" in text
+
+
+def test_a_name_one_run_lacks_or_a_count_of_no_games_is_not_shown_as_a_number():
+    c = compare(_run(0, games=0, wins_by_hero={"B": {"wins": 0, "games": 0}}),
+                _run(57, games=100, wins_by_hero={"A": {"wins": 3, "games": 9}, "B": {"wins": 1, "games": 2}}))
+    lord, a, b = c["sides"]["lord"], c["heroes"]["A"], c["heroes"]["B"]
+    assert lord["a"] == {"wins": 0, "n": 0, "rate": None} and lord["diff"] is None and lord["test"] is None
+    assert a["a"] is None and a["diff"] is None and b["a"]["rate"] is None and b["diff"] is None
+    assert c["turns_mean"] == {"a": None, "b": 30.0, "diff": None}  # no valid games: no mean length
+    text = format_comparison(c)
+    rows = {line.split()[0]: line for line in text.splitlines() if line.startswith("  ")}
+    assert rows["lord"].split() == ["lord", "--", "(0/0)", "57.0%", "(57/100)", "--"]
+    assert rows["A"].split() == ["A", "not", "in", "A", "33.3%", "(3/9)", "--"]
+    assert "0.0% (0/0)" not in text and "+57.0" not in text and "p=" not in text
+    assert text.splitlines()[-1] == "mean turns: A --, B 30.0, difference --"
+    page = render_comparison(c)
+    assert "not in this run" in page and "<td>0.0%</td>" not in page
 
 
 def test_compare_on_the_command_line(tmp_path, report):

@@ -281,21 +281,165 @@ def test_a_read_only_json_path_fails_before_the_games(tmp_path, monkeypatch):
     assert f"cannot write '{out}': permission denied" in result.stderr
 
 
-def test_a_json_file_that_fails_on_write_is_an_io_error():
-    result = invoke("simulate", "-q", "-g", "1", "--json", "/dev/full")
+def test_a_read_only_json_file_is_not_replaced(tmp_path, monkeypatch):
+    out = tmp_path / "out.json"
+    out.write_text("kept", encoding="utf-8")
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: real_access(path, mode) and not (
+        str(path) == str(out) and mode & os.W_OK))  # as for a file of mode 0444 (the tests run as root)
+    _no_games(monkeypatch)
+    result = invoke("simulate", "-q", "-g", "1", "--json", str(out))
+    assert_fails(result, 2)
+    assert f"cannot write '{out}': permission denied" in result.stderr
+    assert out.read_text(encoding="utf-8") == "kept"
+
+
+def _special(kind: str, where: Path) -> Path:
+    """A file of this kind at `where` (a device is /dev/null itself): none is a regular file."""
+    if kind == "device":
+        return Path(os.devnull)
+    if kind == "fifo":
+        os.mkfifo(where)
+    else:
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(where))
+        sock.close()  # the socket file stays
+    return where
+
+
+KIND_NAMES = {"fifo": "a FIFO (named pipe)", "socket": "a socket", "device": "a character device"}
+
+
+@pytest.mark.parametrize("kind", ["fifo", "socket", "device"])
+def test_a_json_path_that_is_not_a_regular_file_is_refused_unopened(tmp_path, monkeypatch, no_hang, kind):
+    path = _special(kind, tmp_path / "out.json")
+    _no_games(monkeypatch)
+    result = invoke("simulate", "-q", "-g", "1", "--json", str(path))
+    assert_fails(result, 2)
+    assert f"cannot write '{path}': it is {KIND_NAMES[kind]}, not a regular file" in result.stderr
+    assert "(only regular files are written; '-' is standard output)" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["summary.json", "index.html", "roles.png", "compare.json", "compare.html"])
+def test_a_report_file_in_out_that_is_a_fifo_or_a_folder_is_refused_first(tmp_path, monkeypatch, no_hang, name):
+    out = tmp_path / "report"
+    out.mkdir()
+    os.mkfifo(out / name)
+    _no_games(monkeypatch)
+    for args in (["-q", "-g", "1"], ["--compare", str(out / name), str(out / name)]):
+        result = invoke("balance", *args, "--out", str(out))
+        assert_fails(result, 2)
+        assert f"cannot write the report into '{out}': '{out / name}': it is a FIFO (named pipe)" in result.stderr
+    (out / name).unlink()
+    (out / name).mkdir()
+    assert f"'{out / name}': it is a folder" in invoke("balance", "-q", "--out", str(out)).stderr
+
+
+@pytest.mark.parametrize(("where", "message"), [
+    ("/dev/null/x", "'/dev/null' is not a folder"),
+    ("/dev/null", "it is a character device, not a folder"),
+    ("{tmp}/fifo", "it is a FIFO (named pipe), not a folder"),
+    ("{tmp}/afile/below", "'{tmp}/afile' is not a folder"),
+])
+def test_an_out_folder_that_cannot_be_made_fails_before_the_games(tmp_path, monkeypatch, no_hang, where, message):
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "afile").write_text("", encoding="utf-8")
+    _no_games(monkeypatch)
+    out = where.format(tmp=tmp_path)
+    result = invoke("balance", "-q", "-g", "1", "--out", out)
+    assert_fails(result, 2)
+    assert f"cannot write the report into '{out}': {message.format(tmp=tmp_path)}" in result.stderr
+
+
+@pytest.mark.parametrize("option", ["--json", "--out"])
+def test_a_name_too_long_is_said_to_be_that_not_standard_output(tmp_path, monkeypatch, option):
+    long = tmp_path / ("a" * 300)
+    _no_games(monkeypatch)
+    for path in (long, long / "x.json"):
+        result = invoke("simulate" if option == "--json" else "balance", "-q", option, str(path))
+        assert_fails(result, 2)
+        assert f"'{path}': the name is too long for the file system" in result.stderr
+        assert "standard output" not in result.output
+
+
+def test_a_file_error_while_options_are_checked_names_the_file_not_standard_output(tmp_path, monkeypatch):
+    def unreadable_folder(path):
+        raise PermissionError(errno.EACCES, "Permission denied", str(tmp_path / "locked"))
+
+    monkeypatch.setattr(cli, "output_file_problem", unreadable_folder)
+    _no_games(monkeypatch)
+    result = invoke("simulate", "-q", "--json", str(tmp_path / "locked" / "out.json"))
     assert_fails(result, cli.EXIT_IO)
-    assert "error: cannot write /dev/full: no space left on device" in result.stderr
+    assert result.stderr == f"error: {tmp_path / 'locked'}: permission denied\n"
 
 
-def _sgs(*args: str, stdout) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sgs_dsl.cli", *args], stdout=stdout, stderr=subprocess.PIPE,
-                          text=True, timeout=20, check=False)
+def test_a_json_file_that_fails_on_write_names_it_and_is_left_as_it_was(tmp_path, monkeypatch):
+    out = tmp_path / "out.json"
+    out.write_text("the old report\n", encoding="utf-8")
+    real_replace = os.replace
+
+    def disk_full(src, dst, *args, **kwargs):
+        if str(dst) == str(out):  # the whole text is written; the rename into place fails
+            raise OSError(errno.ENOSPC, "No space left on device", str(src))
+        return real_replace(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    result = invoke("simulate", "-q", "-g", "1", "--json", str(out))
+    assert_fails(result, cli.EXIT_IO)
+    assert f"error: cannot write {out}: no space left on device" in result.stderr
+    assert "standard output" not in result.stderr
+    assert out.read_text(encoding="utf-8") == "the old report\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]  # no temporary file left
+
+
+def test_the_json_file_is_written_through_a_symlink_and_the_link_kept(tmp_path):
+    (tmp_path / "real.json").write_text("old", encoding="utf-8")
+    (tmp_path / "link.json").symlink_to("real.json")
+    result = invoke("simulate", "-q", "-g", "1", "--json", str(tmp_path / "link.json"))
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "link.json").is_symlink()
+    assert json.loads((tmp_path / "real.json").read_text(encoding="utf-8"))["games"] == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "real.json"]
+
+
+def _sgs(*args: str, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout: float = 30,
+         closed: tuple[int, ...] = ()) -> subprocess.CompletedProcess:
+    """`sgs ARGS` in a new process, failing (not hanging) the test past `timeout`; `closed`
+    are descriptors the process starts without (0 stdin, 1 stdout)."""
+    def close() -> None:
+        for fd in closed:
+            os.close(fd)
+
+    return subprocess.run([sys.executable, "-m", "sgs_dsl.cli", *args], stdin=stdin, stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, timeout=timeout, check=False, preexec_fn=close)
+
+
+def test_a_fifo_as_json_path_is_refused_by_the_command_without_blocking(tmp_path):
+    os.mkfifo(tmp_path / "fifo")
+    done = _sgs("simulate", "-q", "-g", "1", "--json", str(tmp_path / "fifo"), timeout=30)
+    assert done.returncode == 2
+    assert "it is a FIFO (named pipe), not a regular file" in done.stderr
+
+
+@pytest.mark.parametrize("args", [["simulate", "-q", "-g", "100000", "--json", "-"], ["cards"], ["--help"],
+                                  ["play", "--seed", "1"]])
+def test_a_closed_stdout_is_an_io_error_before_any_work(args):
+    done = _sgs(*args, stdout=None, closed=(1,), timeout=30)  # 100,000 games would take far longer
+    assert done.returncode == cli.EXIT_IO
+    assert done.stderr == "error: cannot write to standard output: it is closed\n"
+
+
+def test_a_stdout_open_only_for_reading_is_an_io_error():
+    with open(os.devnull, "rb") as read_only:
+        done = _sgs("simulate", "-q", "-g", "100000", "--json", "-", stdout=read_only)
+    assert done.returncode == cli.EXIT_IO
+    assert done.stderr == "error: cannot write to standard output: it is open for reading only\n"
 
 
 @pytest.mark.parametrize("args", [["cards", "--json"], ["run", "--seed", "1"], ["--help"], ["check", "--help"]])
 def test_a_failing_stdout_is_one_line_and_an_io_status(args):
     with open("/dev/full", "w") as full:
-        done = _sgs(*args, stdout=full)
+        done = _sgs(*args, stdout=full, stdin=None)
     assert done.returncode == cli.EXIT_IO
     assert done.stderr == "error: cannot write to standard output: no space left on device\n"
 
@@ -501,3 +645,148 @@ def test_simulate_game_timeout_cuts_games_off_and_reports_them(tmp_path):
 def test_simulate_game_timeout_must_be_positive():
     result = invoke("simulate", "--games", "1", "--game-timeout", "0")
     assert result.exit_code == 2 and "--game-timeout" in result.output
+
+
+# --- sgs balance --compare on files that are not reports -------------------------------------------
+
+REPORT = {"ruleset": "standard", "players": 5, "games": 4, "seed": 0, "valid_games": 4,
+          "wins_by_side": {"lord": {"wins": 3}, "rebel": {"wins": 1}}, "turns": {"mean": 38.5},
+          "wins_by_hero": {"曹操": {"games": 2, "wins": 1}},
+          "agents": {"spec": {"all": "random", "roles": {}, "seats": {}}, "wins": {"random": {"seats": 20, "wins": 8}}},
+          "balance": {"roles": {"lord": {"games": 4, "wins": 3}}}}
+
+
+def _changed(change) -> str:
+    report = json.loads(json.dumps(REPORT))
+    change(report)
+    return json.dumps(report, ensure_ascii=False)
+
+
+def _set(*keys_and_value):
+    *keys, last, value = keys_and_value
+
+    def change(report):
+        for key in keys:
+            report = report[key]
+        report[last] = value
+    return change
+
+
+def _drop(*keys):
+    def change(report):
+        for key in keys[:-1]:
+            report = report[key]
+        del report[keys[-1]]
+    return change
+
+
+# (file text, what the error says is wrong); a file is bytes, a folder, or text
+MALFORMED = {
+    "empty": ("", "is not JSON: Expecting value at line 1, column 1"),
+    "not-json": ("winner: lord", "is not JSON: Expecting value at line 1, column 1"),
+    "truncated": (json.dumps(REPORT)[:-20], "is not JSON:"),
+    "binary": (bytes(range(256)), "is not UTF-8 text (byte 0x80 at offset 128)"),
+    "a-list": ("[1, 2]", "the report should be a JSON object, not a list"),
+    "a-number": ("5", "the report should be a JSON object, not 5"),
+    "deep-list": ("[" * 100_000 + "]" * 100_000, "its JSON is nested too deeply"),
+    "deep-object": ('{"a":' * 100_000 + "1" + "}" * 100_000, "its JSON is nested too deeply"),
+    "nan": (json.dumps({**REPORT, "turns": {"mean": float("nan")}}), "it holds NaN"),
+    "infinity": (json.dumps({**REPORT, "turns": {"mean": float("inf")}}), "it holds Infinity"),
+    "huge-float": (json.dumps(REPORT).replace("38.5", "1e999"), "the number 1e999, too large to be a float"),
+    "huge-int": (json.dumps(REPORT).replace('"games": 4,', '"games": ' + "9" * 5000 + ","),
+                 "a number of 5,000 digits"),
+    "no-turns": (_changed(_drop("turns")), "it has no `turns`"),
+    "no-ruleset": (_changed(_drop("ruleset")), "it has no `ruleset`"),
+    "no-wins-by-side": (_changed(_drop("wins_by_side")), "it has no `wins_by_side`"),
+    "wins-by-side-a-list": (_changed(_set("wins_by_side", [])), "`wins_by_side` should be a JSON object, not a list"),
+    "side-a-number": (_changed(_set("wins_by_side", "lord", 3)), "`wins_by_side.lord` should be a JSON object, not 3"),
+    "wins-a-string": (_changed(_set("wins_by_side", "lord", "wins", "three")),
+                      '`wins_by_side.lord.wins` should be a whole number from 0 to 4 (its valid_games), not "three"'),
+    "wins-negative": (_changed(_set("wins_by_side", "lord", "wins", -3)), "from 0 to 4 (its valid_games), not -3"),
+    "wins-above-games": (_changed(_set("wins_by_side", "lord", "wins", 99)), "from 0 to 4 (its valid_games), not 99"),
+    "wins-a-fraction": (_changed(_set("wins_by_side", "lord", "wins", 1.5)), "not 1.5"),
+    "valid-a-string": (_changed(_set("valid_games", "x")), '`valid_games` should be a whole number from 0 to 4'),
+    "valid-a-bool": (_changed(_set("valid_games", True)), "(its games), not true"),
+    "valid-above-games": (_changed(_set("valid_games", 5)), "(its games), not 5"),
+    "players-a-list": (_changed(_set("players", [5])), "`players` should be a whole number"),
+    "turns-a-string": (_changed(_set("turns", "mean", "x")), '`turns.mean` should be a number'),
+    "hero-games-null": (_changed(_set("wins_by_hero", "曹操", "games", None)),
+                        "`wins_by_hero.曹操.games` should be a whole number"),
+    "agent-no-seats": (_changed(_drop("agents", "wins", "random", "seats")), "it has no `agents.wins.random.seats`"),
+    "agent-spec-wrong": (_changed(_set("agents", "spec", "all", 3)), "`agents.spec.all` should be a string, not 3"),
+    "role-wins-above": (_changed(_set("balance", "roles", "lord", "wins", 7)),
+                        "`balance.roles.lord.wins` should be a whole number from 0 to 4 (its games), not 7"),
+    "balance-a-string": (_changed(_set("balance", "x")), '`balance` should be a JSON object, not "x"'),
+    "folder": (None, "cannot read {path}: it is a folder, not a regular file"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_compare_of_a_malformed_report_is_one_error_naming_file_and_fault(tmp_path, no_hang, name):
+    text, fault = MALFORMED[name]
+    good, bad = tmp_path / "good.json", tmp_path / f"{name}.json"
+    good.write_text(json.dumps(REPORT, ensure_ascii=False), encoding="utf-8")
+    if text is None:
+        bad.mkdir()
+    elif isinstance(text, bytes):
+        bad.write_bytes(text)
+    else:
+        bad.write_text(text, encoding="utf-8")
+    for pair in ((good, bad), (bad, good)):
+        result = invoke("balance", "--compare", *map(str, pair))
+        assert_fails(result, 1)
+        error, hint = result.stderr.splitlines()
+        assert error.startswith(f"error: {bad}") or error.startswith(f"error: cannot read {bad}")
+        assert fault.format(path=bad) in error
+        assert len(error) < 300 and hint.startswith("hint: give two files written by `sgs balance`")
+        assert result.stdout == ""
+
+
+def test_a_compare_file_that_does_not_exist_is_a_usage_error():
+    result = invoke("balance", "--compare", *[str(HERE / "missing.json")] * 2)
+    assert_fails(result, 2)
+    assert "does not exist" in result.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_compare_never_opens_a_fifo_or_a_device(tmp_path, kind):
+    path = _special(kind, tmp_path / "run.json") if kind == "fifo" else Path("/dev/zero")
+    done = _sgs("balance", "--compare", str(path), str(path), timeout=30)
+    assert done.returncode == 1
+    named = "a FIFO (named pipe)" if kind == "fifo" else "a character device"
+    assert done.stderr.splitlines()[0] == f"error: cannot read {path}: it is {named}, not a regular file"
+
+
+def test_compare_of_a_report_too_large_is_refused_unread(tmp_path, monkeypatch):
+    import sgs_dsl.sim.compare
+
+    monkeypatch.setattr(sgs_dsl.sim.compare, "MAX_REPORT_BYTES", 100)
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(REPORT), encoding="utf-8")
+    result = invoke("balance", "--compare", str(path), str(path))
+    assert_fails(result, 1)
+    assert f"error: cannot read {path}: it is larger than 100 bytes" in result.stderr
+
+
+def test_a_valid_minimal_report_compares(tmp_path):
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(REPORT, ensure_ascii=False), encoding="utf-8")
+    result = invoke("balance", "--compare", str(path), str(path))
+    assert result.exit_code == 0, result.output
+    assert "  lord" in result.stdout and "mean turns: A 38.5, B 38.5, difference +0.0" in result.stdout
+
+
+# --- input paths that cannot be looked at ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["check"], ["cards", "-L"], ["ruling"], ["balance", "--compare", "x.json"]])
+def test_an_input_path_too_long_or_looping_says_so_not_does_not_exist(tmp_path, command):
+    (tmp_path / "loop1").symlink_to("loop2")
+    (tmp_path / "loop2").symlink_to("loop1")
+    for path, why in ((tmp_path / ("a" * 300), "the name is too long for the file system"),
+                      (tmp_path / "loop1", "too many levels of symbolic links")):
+        args = [*command, str(path)] if command[0] != "balance" else ["balance", "--compare", str(path), str(path)]
+        result = invoke(*args)
+        assert_fails(result, 2)
+        assert f"cannot look at '{path}': {why}" in result.stderr
+        assert "does not exist" not in result.stderr

@@ -4,15 +4,17 @@ person; and what the seat's log shows of hidden cards."""
 from __future__ import annotations
 
 import io
+import os
 import re
 import signal
+import subprocess
 import sys
 
 import pexpect
 import pytest
 from click.testing import CliRunner
 
-from sgs_dsl.agents.terminal import LeftGame, TerminalAgent, answer_hint
+from sgs_dsl.agents.terminal import MAX_LINE, LeftGame, TerminalAgent, answer_hint
 from sgs_dsl.cli import main
 from sgs_dsl.compiler.library import load_library
 from sgs_dsl.engine.decisions import Option, Request
@@ -69,13 +71,89 @@ def test_ctrl_c_ends_the_game_cleanly_with_status_130():
     assert child.exitstatus == 130
 
 
-def test_the_end_of_input_leaves_the_game_with_status_0():
+def test_the_end_of_input_stops_the_game_with_status_1():
     child = spawn("--ai", "random")
     child.expect(QUESTION)
     child.sendeof()
     rest = finish(child)
-    assert "the input ended: the game stops here" in rest and "Traceback" not in rest
+    assert rest.strip() == "the input ended before the game did: the game stops here"
+    assert child.exitstatus == 1
+
+
+def test_q_leaves_the_game_with_status_0():
+    child = spawn("--ai", "random")
+    child.expect(QUESTION)
+    child.sendline("q")
+    rest = finish(child)
+    assert "the person left: the game stops here" in rest and "Traceback" not in rest
     assert child.exitstatus == 0
+
+
+def play(stdin: bytes | None, *, closed: bool = False) -> subprocess.CompletedProcess:
+    """`sgs play` in a new process, its answers piped in (or stdin closed), failing the test
+    rather than hanging it."""
+    command = [sys.executable, "-m", "sgs_dsl.cli", "play", "--players", "5", "--seed", str(SEED), "--ai", "random"]
+    return subprocess.run(command, input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL,
+                          capture_output=True, timeout=60, check=False,
+                          preexec_fn=(lambda: os.close(0)) if closed else None)
+
+
+def _ended_cleanly(done: subprocess.CompletedProcess, last: str) -> str:
+    err = done.stderr.decode("utf-8")
+    assert done.returncode == 1, err
+    assert err.splitlines() == [last]  # one line, no traceback, no internal error
+    return done.stdout.decode("utf-8")
+
+
+def test_a_closed_stdin_is_one_line_and_status_1_before_the_game():
+    done = play(None, closed=True)
+    out = _ended_cleanly(done, "error: cannot read answers: standard input is closed")
+    assert out == ""  # nothing was played
+
+
+def test_an_empty_stdin_ends_the_game_at_the_first_question():
+    out = _ended_cleanly(play(b""), "the input ended before the game did: the game stops here")
+    assert out.count("your choice (1-") == 1
+
+
+@pytest.mark.parametrize("junk", [b"9" * 5000, b"0" * 5000 + b"1", b"x" * 10_000_000, b"\xff\xfe\x1b[2J",
+                                  "\u202e\uff13".encode()])
+def test_an_answer_of_any_length_or_bytes_is_asked_again(junk):
+    out = _ended_cleanly(play(junk + b"\n"), "the input ended before the game did: the game stops here")
+    if junk.startswith(b"0"):  # 0...01 is option 1: the game goes on to the next question
+        assert out.count("your choice (1-") >= 2
+        return
+    hints = [line for line in out.splitlines() if "type a number from 1 to" in line]
+    assert len(hints) == 1 and len(hints[0]) < 250  # echoed cut short, never whole
+    assert "\x1b" not in out and "\u202e" not in out  # controls and bidi overrides escaped
+    assert len(out) < 4000
+
+
+def test_the_agent_reads_a_long_line_in_bounded_pieces():
+    limits: list[int] = []
+
+    class Recording(io.StringIO):
+        def readline(self, size: int = -1) -> str:
+            limits.append(size)
+            return super().readline(size)
+
+    view = SeatView(setup(load_library(), "standard", 5, 1, log=True), 0)
+    out = io.StringIO()
+    stdin = Recording("7" * 100_000 + "\n2\n")
+    assert ask(TerminalAgent(stdin, out), view) == 1
+    assert limits and all(0 < size <= MAX_LINE for size in limits)
+    assert "there is no option 7777777777" in out.getvalue() and "7" * 100 not in out.getvalue()
+
+
+def test_an_input_that_fails_stops_the_game_with_status_1():
+    class Failing(io.StringIO):
+        def readline(self, size: int = -1) -> str:
+            raise OSError(5, "Input/output error")
+
+    view = SeatView(setup(load_library(), "standard", 5, 1, log=True), 0)
+    with pytest.raises(LeftGame) as left:
+        ask(TerminalAgent(Failing(), io.StringIO()), view)
+    assert left.value.status == 1 and str(left.value) == "cannot read the input: Input/output error"
 
 
 def test_a_seat_beyond_the_table_is_a_usage_error():
@@ -86,10 +164,12 @@ def test_a_seat_beyond_the_table_is_a_usage_error():
 
 
 @pytest.mark.parametrize(("answer", "hint"), [("", "no answer"), ("-1", "is not a number"), ("0", "no option 0"),
-                                              ("4", "no option 4"), ("3", "")])
+                                              ("4", "no option 4"), ("3", ""), ("0003", ""), ("9" * 5000, "no option"),
+                                              ("0" * 5000 + "2", ""), ("x" * 5000, "is not a number")])
 def test_answer_hints(answer, hint):
     got = answer_hint(answer, 3)
     assert (hint in got and got) if hint else got == ""
+    assert len(got) < 200  # a long answer is echoed cut short
 
 
 def ask(agent: TerminalAgent, view: SeatView) -> int:

@@ -6,13 +6,17 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
+import socket
+import subprocess
 import sys
+import time
 
 import pytest
 from click.testing import CliRunner
 
 from sgs_dsl.cli import main
 from sgs_dsl.sim.batch import CHUNKS_PER_WORKER, MIN_CHUNK, chunk_ranges, run_batch
+from sgs_dsl.sim.ray_backend import CONNECT_TIMEOUT_S
 from sgs_dsl.sim.stats import TIMING_KEYS, strip_timing
 
 HAS_RAY = importlib.util.find_spec("ray") is not None
@@ -122,3 +126,71 @@ def test_local_jobs_count_the_time_spent_playing():
     assert batch.workers == 2
     assert 0 < batch.busy_s <= 2 * batch.elapsed_s
     assert 0 <= batch.overhead < 1
+
+
+# --- a cluster address that cannot be reached: checked before Ray is imported ---------------------
+
+
+def _sgs(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """`sgs ARGS` in a new process with Ray made unimportable, failing (not hanging) the test
+    past `timeout`."""
+    blocker = "import sys; sys.modules['ray'] = None; from sgs_dsl.cli import main; main()"
+    return subprocess.run([sys.executable, "-c", blocker, *args], capture_output=True, text=True,
+                          timeout=timeout, check=False)
+
+
+def _closed_port() -> int:
+    """A local TCP port where nothing listens (bound and closed again at once)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:1", "ray://127.0.0.1:{port}", "[::1]:{port}", "localhost:{port}"])
+def test_an_address_where_nothing_listens_fails_fast_with_status_69(address):
+    address = address.format(port=_closed_port())
+    start = time.monotonic()
+    done = _sgs("simulate", "--backend", "ray", "--address", address, "-g", "2")
+    assert time.monotonic() - start < CONNECT_TIMEOUT_S + 20
+    assert done.returncode == 69, done.stderr
+    assert done.stderr.startswith(f"error: cannot reach the Ray cluster at {address}: ")
+    assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_an_address_that_does_not_answer_in_time_is_reported(monkeypatch):
+    def silent(address, timeout):
+        assert timeout == CONNECT_TIMEOUT_S
+        raise TimeoutError("timed out")
+
+    monkeypatch.setattr(socket, "create_connection", silent)
+    result = CliRunner().invoke(main, ["simulate", "--backend", "ray", "--address", "10.0.0.5:6379", "-g", "2"])
+    assert result.exit_code == 69
+    assert result.stderr == (f"error: cannot reach the Ray cluster at 10.0.0.5:6379: no answer within "
+                             f"{CONNECT_TIMEOUT_S:g} seconds\n")
+
+
+@pytest.mark.parametrize("address", ["6379", "head:", ":6379", "head:port", "head:0", "head:99999", "head:6379\n",
+                                     "a" * 300 + ":6379", "head:" + "9" * 5000])
+def test_an_address_that_is_not_host_port_is_a_usage_error(address):
+    result = CliRunner().invoke(main, ["simulate", "--backend", "ray", "--address", address, "-g", "2"])
+    assert result.exit_code == 2, result.output
+    assert "is not a cluster address: give HOST:PORT" in result.stderr and len(result.stderr) < 600
+
+
+def test_an_unknown_host_or_a_bad_host_name_is_reported(monkeypatch):
+    for host, said in (("no-such-host.invalid", "unknown host 'no-such-host.invalid'"),
+                       ("x" * 100, f"'{'x' * 40}...' is not a host name")):
+        result = CliRunner().invoke(main, ["simulate", "--backend", "ray", "--address", f"{host}:6379", "-g", "2"])
+        assert result.exit_code == 69, result.output
+        assert said in result.stderr and "Traceback" not in result.output
+
+
+def test_an_address_that_answers_goes_on_to_ray(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        address = f"127.0.0.1:{server.getsockname()[1]}"
+        result = CliRunner().invoke(main, ["simulate", "--backend", "ray", "--address", address, "-g", "2"])
+    assert result.exit_code == 2  # the probe passed; then Ray is missing
+    assert "pip install 'sgs-dsl[ray]'" in result.output

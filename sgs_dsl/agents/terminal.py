@@ -12,17 +12,19 @@ from ..core.model import ROLE_ZH
 from ..engine.decisions import Request
 from ..engine.state import KINGDOM_ZH
 from ..engine.view import SeatInfo, SeatView
-from ..textsafe import printable
+from ..textsafe import clip, printable
 
 EXIT_IO = 74  # output that cannot be written (EX_IOERR), as the cli says
+EXIT_NO_INPUT = 1  # the input ended or failed before the game did: the game was not played out
+MAX_LINE = 1024  # characters of a line that are kept; an answer is a few digits
 QUIT = "q"  # typed instead of a number: the person leaves the game
 SIDE_ZH = {**ROLE_ZH, **KINGDOM_ZH}  # a side as the modes name it: a role (identity) or a kingdom (國戰)
 
 
 class LeftGame(BaseException):
-    """The person left (q, the end of input) or the terminal went away (exit status 74). A
-    BaseException, like KeyboardInterrupt, so that the game's catch-all for engine bugs lets
-    it through and the game stops at once."""
+    """The person left (q, exit status 0), the input ended or failed (1) or the terminal
+    cannot be written (74). A BaseException, like KeyboardInterrupt, so that the game's
+    catch-all for engine bugs lets it through and the game stops at once."""
 
     def __init__(self, why: str, status: int = 0):
         super().__init__(why)
@@ -62,17 +64,30 @@ class TerminalAgent:
     def _read(self, n: int) -> int:
         while True:
             self._write(f"your choice (1-{n}, {QUIT} to leave): ", end="")
-            line = self.stdin.readline()
-            if not line:  # the end of input
-                self._write("")
-                raise LeftGame("the input ended")
-            answer = line.strip()
+            answer = self._read_line().strip()
             if answer.lower() == QUIT:
                 raise LeftGame("the person left")
             hint = answer_hint(answer, n)
             if not hint:
-                return int(answer) - 1
+                return _number(answer) - 1
             self._write(f"  {hint}")
+
+    def _read_line(self) -> str:
+        """One line typed, of at most MAX_LINE characters: the rest of a longer line is read
+        and dropped in pieces of that size, so no line can fill the memory. LeftGame (exit
+        status 1) at the end of input or when the input cannot be read."""
+        try:
+            line = self.stdin.readline(MAX_LINE)
+            if not line:
+                self._write("")
+                raise LeftGame("the input ended before the game did", EXIT_NO_INPUT)
+            rest = line
+            while len(rest) == MAX_LINE and not rest.endswith("\n"):  # a longer line: skip the rest of it
+                rest = self.stdin.readline(MAX_LINE)
+        except (OSError, ValueError) as error:  # a terminal gone, a closed file, bytes that are not text
+            self._write("")
+            raise LeftGame(f"cannot read the input: {_why(error)}", EXIT_NO_INPUT) from None
+        return line
 
     def _write(self, text: str, end: str = "\n") -> None:
         try:
@@ -83,15 +98,29 @@ class TerminalAgent:
 
 
 def answer_hint(answer: str, n: int) -> str:
-    """Why `answer` is not one of the options 1..n, with what to type instead ("" when it is)."""
+    """Why `answer` is not one of the options 1..n, with what to type instead ("" when it is).
+    An answer of any length is looked at safely: it is echoed cut short, and only a number
+    short enough to be an option is converted."""
     want = f"type a number from 1 to {n} and press Enter ({QUIT} leaves the game)"
     if not answer:
         return f"no answer: {want}"
     if not answer.isdecimal():
-        return f"'{printable(answer)}' is not a number: {want}"
-    if not 1 <= int(answer) <= n:
-        return f"there is no option {answer}: {want}"
+        return f"'{clip(answer)}' is not a number: {want}"
+    if len(answer.lstrip("0")) > len(str(n)) or not 1 <= _number(answer) <= n:
+        return f"there is no option {clip(answer)}: {want}"
     return ""
+
+
+def _number(digits: str) -> int:
+    """The value of a string of decimal digits no longer than an option's number once its
+    leading zeros are dropped (so far below int()'s limit of digits)."""
+    return int(digits.lstrip("0") or "0")
+
+
+def _why(error: Exception) -> str:
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return str(error)
 
 
 def question_lines(request: Request) -> list[str]:

@@ -1,106 +1,289 @@
 """Two runs side by side (``sgs balance --compare A.json B.json``): each win rate of A and of
 B, the difference, and whether it is significant by the two-sided pooled two-proportion
-z-test at 5%. A run is a balance summary.json or an ``sgs simulate --json`` report."""
+z-test at 5%. A run is a balance summary.json or an ``sgs simulate --json`` report.
+
+A report file is read whatever it holds: ``load_run`` reads only a regular file of bounded
+size, parses it as JSON with bounded numbers and no NaN or infinity, and ``read_report``
+checks, in one place, every key the comparison reads (and only those), so that a file of
+any other shape is one error that names the key and what is wrong with it. A name only one
+run has, or a count of no games, shows as missing, never as a rate of 0%."""
 
 from __future__ import annotations
 
 import html
 import json
+import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..files import read_regular, reason
+from ..textsafe import clip
 from .balance import ALPHA, two_proportion_test
 from .stats import describe_agents
 
 METHOD = f"two-sided pooled two-proportion z-test; significant when p < {ALPHA}"
+SECTIONS = ("sides", "roles", "heroes", "agents")
+
+#: A report file larger than this is not read (a balance summary of 2,000 games is ~100 kB).
+MAX_REPORT_BYTES = 64 * 2**20
+#: Digits of a number in a report file (a seed may be long; every count is far shorter).
+MAX_DIGITS = 40
+#: Games, wins and seats above this are not counts of a real run (and stay exact as floats).
+MAX_COUNT = 10**12
+#: Characters of a name or a ruleset shown; a longer one is cut, "..." marking the cut.
+SHOWN = 40
 
 
 class NotAReport(ValueError):
     """A file that is not a report of ``sgs balance`` or ``sgs simulate --json``."""
 
 
+# --- reading a report ---------------------------------------------------------------------------
+
+
 def load_run(path: Path) -> dict[str, Any]:
+    """The report in the file `path`, checked by ``read_report``; NotAReport (naming the file
+    and what is wrong) when it cannot be read or is not a report."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as bad:
-        raise NotAReport(f"cannot read {path} as JSON: {bad}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("wins_by_side"), dict) or "valid_games" not in data:
-        raise NotAReport(f"{path} is not a report of `sgs balance` or `sgs simulate --json` (no wins_by_side)")
+        raw = read_regular(path, MAX_REPORT_BYTES)
+    except OSError as error:
+        raise NotAReport(f"cannot read {path}: {reason(error)}") from None
+    except ValueError as error:  # not a regular file, or too large
+        raise NotAReport(f"cannot read {path}: {error}") from None
+    data = _parse(path, raw)
+    try:
+        read_report(data)
+    except NotAReport as bad:
+        raise NotAReport(f"{path} is not a report of `sgs balance` or `sgs simulate --json`: {bad}") from None
     return data
 
 
-def _rows(run: dict[str, Any], section: str) -> dict[str, tuple[int, int]]:
-    """(wins, trials) per name of one section of a run; {} when the run lacks it."""
-    if section == "sides":
-        n = int(run["valid_games"])
-        return {k: (int(r["wins"]), n) for k, r in run["wins_by_side"].items()}
-    if section == "roles":
-        return {k: (r["wins"], r["games"]) for k, r in run.get("balance", {}).get("roles", {}).items()}
-    if section == "heroes":
-        return {k: (r["wins"], r["games"]) for k, r in run.get("wins_by_hero", {}).items()}
-    return {k: (r["wins"], r["seats"]) for k, r in run.get("agents", {}).get("wins", {}).items()}
+def _parse(path: Path, raw: bytes) -> Any:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        raise NotAReport(f"{path} is not UTF-8 text (byte 0x{raw[bad.start]:02x} at offset {bad.start:,})") from None
+    try:
+        return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except json.JSONDecodeError as bad:
+        raise NotAReport(f"{path} is not JSON: {bad.msg} at line {bad.lineno}, column {bad.colno}") from None
+    except RecursionError:
+        raise NotAReport(f"{path} is not a report: its JSON is nested too deeply") from None
+    except ValueError as bad:  # a number refused by the hooks below
+        raise NotAReport(f"{path} is not a report: {bad}") from None
 
 
-SECTIONS = ("sides", "roles", "heroes", "agents")
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"it holds a number of {len(text.lstrip('-')):,} digits; a report's have at most {MAX_DIGITS}")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"it holds the number {clip(text, 20)}, too large to be a float")
+    return value
+
+
+def _constant(name: str) -> float:
+    raise ValueError(f"it holds {name}, which is not a number a report has")
+
+
+def read_report(data: Any) -> dict[str, Any]:
+    """What a comparison reads of a report, checked: the run (ruleset, players, games, seed,
+    agents), per section the (wins, trials) of each name, and the mean game length (None
+    over no valid games). NotAReport naming the first key that is missing or wrong."""
+    top = _object(data, "the report")
+    games = _count(top, "games")
+    valid = _count(top, "valid_games", games, of="games")
+    run = {"ruleset": _text(top, "ruleset"), "players": _count(top, "players"), "games": games,
+           "seed": _whole(top, "seed"), "agents": _spec(top)}
+    sections = {"sides": _table(top, "wins_by_side", None, valid),
+                "roles": _table(_object(top.get("balance", {}), "balance"), "roles", "games", where="balance."),
+                "heroes": _table(top, "wins_by_hero", "games"),
+                "agents": _table(_object(top.get("agents", {}), "agents"), "wins", "seats", where="agents.")}
+    turns = _object(_key(top, "turns"), "turns")
+    mean = _number(turns, "mean", "turns.")
+    return {"run": run, **sections, "turns_mean": mean if valid else None}
+
+
+def _found(value: Any) -> str:
+    """A value as an error message shows it: its JSON, cut short."""
+    if isinstance(value, dict | list):
+        return "an object" if isinstance(value, dict) else "a list"
+    return clip(json.dumps(value, ensure_ascii=False), 20)
+
+
+def _key(obj: dict[str, Any], key: str, where: str = "") -> Any:
+    if key not in obj:
+        raise NotAReport(f"it has no `{where}{key}`")
+    return obj[key]
+
+
+def _object(value: Any, name: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise NotAReport(f"{name if name == 'the report' else f'`{name}`'} should be a JSON object, not {_found(value)}")
+    return value
+
+
+def _checked(obj: dict[str, Any], key: str, where: str, test: Callable[[Any], bool], want: str) -> Any:
+    value = _key(obj, key, where)
+    if not test(value):
+        raise NotAReport(f"`{where}{key}` should be {want}, not {_found(value)}")
+    return value
+
+
+def _whole(obj: dict[str, Any], key: str, where: str = "") -> int:
+    return _checked(obj, key, where, lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number")
+
+
+def _count(obj: dict[str, Any], key: str, most: int = MAX_COUNT, where: str = "", of: str = "") -> int:
+    want = f"a whole number from 0 to {most:,}" + (f" (its {of})" if of else "")
+    return _checked(obj, key, where, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= most, want)
+
+
+def _number(obj: dict[str, Any], key: str, where: str = "") -> float:
+    def ok(v: Any) -> bool:
+        return isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= MAX_COUNT
+
+    return float(_checked(obj, key, where, ok, f"a number from 0 to {MAX_COUNT:,}"))
+
+
+def _text(obj: dict[str, Any], key: str, where: str = "") -> str:
+    return _checked(obj, key, where, lambda v: isinstance(v, str), "a string")
+
+
+def _table(obj: dict[str, Any], key: str, trials: str | None, fixed: int = 0,
+           where: str = "") -> dict[str, tuple[int, int]]:
+    """(wins, trials) per name of a section, {} when the report has none. `trials` is the
+    key of each row's trials, or None when every row is out of `fixed` (the valid games)."""
+    if key not in obj and trials is not None:
+        return {}
+    rows = _object(_key(obj, key, where), f"{where}{key}")
+    out = {}
+    for name, row in rows.items():
+        at = f"{where}{key}.{clip(name, SHOWN)}."
+        row = _object(row, at[:-1])
+        n = fixed if trials is None else _count(row, trials, where=at)
+        out[name] = (_count(row, "wins", n, at, of=trials or "valid_games"), n)
+    return out
+
+
+def _spec(top: dict[str, Any]) -> dict[str, Any] | None:
+    """The agent spec a run records (agents.spec), checked as describe_agents reads it."""
+    spec = _object(top.get("agents", {}), "agents").get("spec")
+    if spec is None:
+        return None
+    _object(spec, "agents.spec")
+    _text(spec, "all", "agents.spec.")
+    for part in ("roles", "seats"):
+        for key, value in _object(_key(spec, part, "agents.spec."), f"agents.spec.{part}").items():
+            if not isinstance(value, str):
+                raise NotAReport(f"`agents.spec.{part}.{clip(key, SHOWN)}` should be a string, not {_found(value)}")
+    return spec
+
+
+# --- comparing ------------------------------------------------------------------------------------
+
+
+def _side(wins: int, n: int) -> dict[str, Any]:
+    """One run's row: its count, and its rate when it has trials (None over none)."""
+    return {"wins": wins, "n": n, "rate": round(wins / n, 6) if n else None}
 
 
 def _compare_rows(a: dict[str, tuple[int, int]], b: dict[str, tuple[int, int]]) -> dict[str, Any]:
+    """Per name of either run: each run's row (None when that run lacks the name), and the
+    difference b - a with its test when both have trials (else None: nothing to compare)."""
     out = {}
     for name in [*a, *(k for k in b if k not in a)]:
-        (wa, na), (wb, nb) = a.get(name, (0, 0)), b.get(name, (0, 0))
-        ra, rb = (wa / na if na else 0.0), (wb / nb if nb else 0.0)
-        out[name] = {"a": {"wins": wa, "n": na, "rate": round(ra, 6)}, "b": {"wins": wb, "n": nb, "rate": round(rb, 6)},
-                     "diff": round(rb - ra, 6), "test": two_proportion_test(wb, nb, wa, na)}
+        row_a = _side(*a[name]) if name in a else None
+        row_b = _side(*b[name]) if name in b else None
+        both = row_a is not None and row_b is not None and row_a["n"] > 0 and row_b["n"] > 0
+        out[name] = {"a": row_a, "b": row_b,
+                     "diff": round(row_b["rate"] - row_a["rate"], 6) if both else None,  # type: ignore[index]
+                     "test": two_proportion_test(*b[name], *a[name]) if both else None}
     return out
 
 
 def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    """The comparison of run ``a`` with run ``b`` (differences are b − a)."""
-    runs = {k: {"ruleset": r["ruleset"], "players": r["players"], "games": r["games"], "seed": r["seed"],
-                "agents": r.get("agents", {}).get("spec")} for k, r in (("a", a), ("b", b))}
-    sections = {s: _compare_rows(_rows(a, s), _rows(b, s)) for s in SECTIONS}
-    turns = {"a": a["turns"]["mean"], "b": b["turns"]["mean"], "diff": round(b["turns"]["mean"] - a["turns"]["mean"], 4)}
-    return {"method": METHOD, "runs": runs, **{s: rows for s, rows in sections.items() if rows}, "turns_mean": turns}
+    """The comparison of run ``a`` with run ``b`` (differences are b − a); NotAReport when
+    either is not a report."""
+    ra, rb = read_report(a), read_report(b)
+    sections = {s: _compare_rows(ra[s], rb[s]) for s in SECTIONS}
+    ta, tb = ra["turns_mean"], rb["turns_mean"]
+    turns = {"a": ta, "b": tb, "diff": round(tb - ta, 4) if ta is not None and tb is not None else None}
+    return {"method": METHOD, "runs": {"a": ra["run"], "b": rb["run"]},
+            **{s: rows for s, rows in sections.items() if rows}, "turns_mean": turns}
+
+
+# --- showing a comparison -------------------------------------------------------------------------
+
+
+def _cell(row: dict[str, Any] | None, run: str) -> str:
+    if row is None:
+        return f"not in {run}"
+    rate = "--" if row["rate"] is None else f"{100 * row['rate']:.1f}%"
+    return f"{rate:>6} ({row['wins']}/{row['n']})"
 
 
 def _line(name: str, row: dict[str, Any]) -> str:
-    a, b, t = row["a"], row["b"], row["test"]
-    return (f"  {name:<12} {100 * a['rate']:5.1f}% ({a['wins']}/{a['n']})  {100 * b['rate']:5.1f}% ({b['wins']}/{b['n']})"
-            f"  {100 * row['diff']:+6.1f}  p={t['p']:.4f}{'  *' if t['significant'] else ''}")
+    a, b = _cell(row["a"], "A"), _cell(row["b"], "B")
+    if row["diff"] is None:
+        return f"  {clip(name, SHOWN):<12} {a:<16} {b:<16} {'--':>6}"
+    t = row["test"]
+    return (f"  {clip(name, SHOWN):<12} {a:<16} {b:<16} {100 * row['diff']:+6.1f}  p={t['p']:.4f}"
+            f"{'  *' if t['significant'] else ''}")
+
+
+def _run_line(key: str, r: dict[str, Any]) -> str:
+    return (f"{key}: {clip(r['ruleset'], SHOWN)}, {r['players']} players, {r['games']} games, seed {r['seed']}, "
+            f"agents {clip(describe_agents(r['agents']), 2 * SHOWN)}")
+
+
+def _turns(mean: float | None, fmt: str = ".1f") -> str:
+    return "--" if mean is None else format(mean, fmt)
 
 
 def format_comparison(c: dict[str, Any]) -> str:
-    """The text ``sgs balance --compare`` prints: per section, A, B, B − A in points, p."""
-    a, b = c["runs"]["a"], c["runs"]["b"]
-    lines = [f"A: {a['ruleset']}, {a['players']} players, {a['games']} games, seed {a['seed']}, agents {describe_agents(a['agents'])}",
-             f"B: {b['ruleset']}, {b['players']} players, {b['games']} games, seed {b['seed']}, agents {describe_agents(b['agents'])}",
-             f"difference B - A in percentage points; * significant ({c['method']})"]
+    """The text ``sgs balance --compare`` prints: per section, A, B, B − A in points, p. A
+    name one run lacks reads `not in A`; a rate over no games `--`; neither has a difference."""
+    lines = [_run_line("A", c["runs"]["a"]), _run_line("B", c["runs"]["b"]),
+             f"difference B - A in percentage points; * significant ({c['method']}); -- nothing to compare"]
     for section in SECTIONS:
         if section in c:
             lines.append(f"{section}:")
             lines.extend(_line(name, row) for name, row in c[section].items())
     t = c["turns_mean"]
-    lines.append(f"mean turns: A {t['a']:.1f}, B {t['b']:.1f}, difference {t['diff']:+.1f}")
+    lines.append(f"mean turns: A {_turns(t['a'])}, B {_turns(t['b'])}, difference {_turns(t['diff'], '+.1f')}")
     return "\n".join(lines)
+
+
+def _html_cells(row: dict[str, Any] | None) -> list[Any]:
+    from .report import pct
+
+    if row is None:
+        return ["not in this run", ""]
+    return ["--" if row["rate"] is None else pct(row["rate"]), row["n"]]
 
 
 def render_comparison(c: dict[str, Any]) -> str:
     """compare.html: the comparison's tables, significant rows marked."""
-    from .report import page, pct, table
+    from .report import page, table
 
     parts = ["<h1>Two runs compared</h1>", f"<p>Difference is B − A; {c['method']}.</p>"]
     for key in ("a", "b"):
-        r = c["runs"][key]
-        text = (f"{key.upper()}: {r['ruleset']}, {r['players']} players, {r['games']} games, seed {r['seed']}, "
-                f"agents {describe_agents(r['agents'])}")
-        parts.append(f"<p>{html.escape(text)}</p>")
+        parts.append(f"<p>{html.escape(_run_line(key.upper(), c['runs'][key]))}</p>")
     for section in SECTIONS:
         if section not in c:
             continue
-        rows = [[name, pct(r["a"]["rate"]), r["a"]["n"], pct(r["b"]["rate"]), r["b"]["n"],
-                 f"{100 * r['diff']:+.1f}", f"{r['test']['p']:.4f}", "yes" if r["test"]["significant"] else ""]
+        rows = [[name, *_html_cells(r["a"]), *_html_cells(r["b"]),
+                 "--" if r["diff"] is None else f"{100 * r['diff']:+.1f}",
+                 "" if r["test"] is None else f"{r['test']['p']:.4f}",
+                 "yes" if r["test"] and r["test"]["significant"] else ""]
                 for name, r in c[section].items()]
-        classes = ["above" if r["test"]["significant"] else "" for r in c[section].values()]
+        classes = ["above" if r["test"] and r["test"]["significant"] else "" for r in c[section].values()]
         parts += [f"<h2>{section}</h2>", table(f"cmp-{section}", ["name", "A", "A n", "B", "B n", "B − A (points)",
                                                                   "p", "significant"], rows, classes)]
     return page("two runs compared", "\n".join(parts))

@@ -18,7 +18,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from sgs_dsl.files import reason
 from sgs_dsl.sim.batch import BatchSettings, GameRecord, chunk_ranges, play_chunk
+from sgs_dsl.textsafe import clip
 
 #: How to get the optional dependency.
 INSTALL_HINT = "pip install 'sgs-dsl[ray]'"
@@ -30,15 +32,72 @@ Source = tuple[str, bytes]  # (folder/name.sgs, its bytes): a library file as se
 Chunk = tuple[list[GameRecord], float]
 
 
+#: Seconds to wait for a cluster's address to answer before giving up on it.
+CONNECT_TIMEOUT_S = 5.0
+#: --address values that are not HOST:PORT: Ray finds the cluster itself.
+FOUND_BY_RAY = ("auto", "local")
+#: The longest host name DNS allows.
+MAX_HOST = 253
+
+
 class RayBackendError(Exception):
     """Ray is missing or the cluster cannot be used; the message says what to do."""
+
+
+class RayMissing(RayBackendError):
+    """The optional dependency is not installed."""
+
+
+class BadAddress(ValueError):
+    """An --address that is not HOST:PORT (or auto, or ray://HOST:PORT)."""
+
+
+def parse_address(address: str) -> tuple[str, int] | None:
+    """(host, port) of a cluster address; None for `auto` and `local` (nothing to probe);
+    BadAddress for anything else that is not HOST:PORT (or ray://HOST:PORT, [IPv6]:PORT)."""
+    if address in FOUND_BY_RAY:
+        return None
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if not (colon and 0 < len(host) <= MAX_HOST and port.isascii() and port.isdecimal() and len(port) <= 5
+            and 0 < int(port) < 65536):
+        raise BadAddress(f"'{clip(address)}' is not a cluster address: give HOST:PORT (the head node's, "
+                         "e.g. 10.0.0.5:6379), ray://HOST:PORT, or auto")
+    return host, int(port)
+
+
+def probe(address: str, timeout_s: float = CONNECT_TIMEOUT_S) -> None:
+    """Check that something answers at a cluster's HOST:PORT within `timeout_s`, before Ray
+    is asked to connect there (it may wait a long time, or for ever, on an address where
+    nothing listens). BadAddress for an address that is not one, RayBackendError saying
+    what went wrong when nothing answers."""
+    target = parse_address(address)
+    if target is None:
+        return
+    import socket
+
+    host, port = target
+    where = f"cannot reach the Ray cluster at {clip(address)}"
+    try:
+        with socket.create_connection((host, port), timeout=timeout_s):
+            pass
+    except socket.gaierror as error:
+        raise RayBackendError(f"{where}: unknown host '{clip(host)}' ({reason(error)})") from None
+    except TimeoutError:
+        raise RayBackendError(f"{where}: no answer within {timeout_s:g} seconds") from None
+    except OSError as error:
+        raise RayBackendError(f"{where}: {reason(error)} (is `ray start --head` running there, "
+                              "and is the port open?)") from None
+    except UnicodeError:  # a host name the resolver cannot encode (a label over 63 characters)
+        raise RayBackendError(f"{where}: '{clip(host)}' is not a host name") from None
 
 
 def import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise RayBackendError(
+        raise RayMissing(
             f"the Ray backend needs the 'ray' package, which is not installed; install it with: {INSTALL_HINT}"
         ) from None
     return ray
@@ -48,10 +107,13 @@ def import_ray() -> Any:
 def ray_session(address: str | None, local_cpus: int | None = None) -> Iterator[Any]:
     """Ray, connected to the cluster at ``address``, or to a new local one (with
     ``local_cpus`` CPUs, all when None) when there is no address. A session this opened
-    is shut down at the end; one already open (``ray.init`` by the caller) is reused."""
+    is shut down at the end; one already open (``ray.init`` by the caller) is reused. An
+    address where nothing answers is a RayBackendError after at most CONNECT_TIMEOUT_S."""
     ray = import_ray()
     opened = not ray.is_initialized()
     if opened:
+        if address is not None:
+            probe(address)
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                    "logging_level": logging.WARNING}
         if address is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import html
+import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from ..files import write_atomic
 from .stats import describe_agents
 
 #: CJK fonts tried for hero and skill names, in order; without one the figures number the
@@ -67,8 +69,10 @@ def _save(fig: Any, path: Path, plotted: dict[str, Any]) -> None:
 
     fig.tight_layout()
     text = json.dumps(plotted, sort_keys=True)  # ASCII: PNG text is Latin-1
-    fig.savefig(path, dpi=100, metadata={"Software": None, PLOTTED: text})  # no version stamp: same run, same bytes
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=100, metadata={"Software": None, PLOTTED: text})  # no version stamp
     plt.close(fig)
+    write_atomic(path, png.getvalue())
 
 
 def _rates(table: dict[str, dict[str, Any]]) -> dict[str, float]:
@@ -250,9 +254,10 @@ def page(title: str, body: str) -> str:
 
 
 def write_report(summary: dict[str, Any], out: Path) -> list[Path]:
-    """summary.json, the figures and index.html in ``out`` (created); the paths written."""
+    """summary.json, the figures and index.html in ``out`` (created), each written whole or not
+    at all (files.write_atomic); the paths written."""
     out.mkdir(parents=True, exist_ok=True)
-    (out / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    write_atomic(out / "summary.json", (json.dumps(summary, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
     figures = write_figures(summary, out)
-    (out / "index.html").write_text(render_html(summary, figures), encoding="utf-8")
+    write_atomic(out / "index.html", render_html(summary, figures).encode("utf-8"))
     return [out / "summary.json", *figures, out / "index.html"]
