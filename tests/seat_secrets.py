@@ -17,7 +17,7 @@ The secrets are worked out from the whole game, independently of the views:
   known to hold it explains; the heroes dealt to another seat that no one plays.
 
 Use: `watch_games(monkeypatch)` makes every game set up from then on watched; a watched game's
-seats play by their random agents through a TerminalAgent writing to memory. Each leak found is
+seats play by computer agents through a TerminalAgent writing to memory (`watching_agent`). Each leak found is
 one line in `Watch.leaks`."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from sgs_dsl.agents.random_agent import RandomAgent
+from sgs_dsl.agents.registry import make_agent
 from sgs_dsl.agents.terminal import TerminalAgent
 from sgs_dsl.core.model import ROLE_ZH, Card, GameOver
 from sgs_dsl.core.vocab import PILE
@@ -185,12 +185,15 @@ class Watch:
 
     def check_judged(self, seat: int, text: str, what: str) -> None:
         """A card that lies in a judge area as another trick (a conversion) is named as that
-        trick, made of the card: 【TRICK】(【CARD】♠7)."""
+        trick, made of the card: 【TRICK】(【CARD】♠7) (a label another card shares may name that one)."""
         game = self.game
         for p in game.players:
             for card in p.judge:
                 kind = game.judged_kind(card)
-                if kind is not card.kind and card.label() in text and f"【{kind.name}】({card.label()})" not in text:
+                if kind is card.kind or card.label() not in text or any(
+                        game.judged_kind(twin) is twin.kind for twin in self.by_label[card.label()] if twin is not card):
+                    continue
+                if f"【{kind.name}】({card.label()})" not in text:
                     self.leak(seat, what, text, f"{card.label()} not shown as the 【{kind.name}】 it counts as")
 
     def knows_label(self, seat: int, label: str) -> bool:
@@ -203,7 +206,7 @@ class Watch:
             return
         names, skills = self.secret_names(seat)
         for name in names:
-            if name in text:
+            if name in text and name in self._without_longer(text, name):
                 self.leak(seat, what, text, f"the hidden general or hero {name}")
         for skill in SKILL_NAME.findall(text):
             if skill in skills:
@@ -212,6 +215,14 @@ class Watch:
             if word in text and self._hides_roles() and not any(
                     p.role == role and self._knows_role(seat, p) for p in self.game.players):
                 self.leak(seat, what, text, f"the role {word}")
+
+    def _without_longer(self, text: str, name: str) -> str:
+        """The text without the longer names that hold this one (臥龍諸葛亮 holds 諸葛亮)."""
+        library = self.game.library
+        for other in (*library.generals, *library.heroes):
+            if name in other and other != name:
+                text = text.replace(other, "")
+        return text
 
     def check_sides(self, seat: int, what: str) -> None:
         view = self.views[seat]
@@ -308,10 +319,16 @@ class WatchedGame(Game):
 
     def draw_top(self) -> Card:
         try:
-            return super().draw_top()
+            card = super().draw_top()
         except GameOver:
             self.watch.over = True
             raise
+        self.watch.version = -1  # the card left the deck after a reshuffle's line was watched
+        return card
+
+    def move_cards(self, *args: Any, **kwargs: Any) -> None:
+        super().move_cards(*args, **kwargs)
+        self.watch.step()  # each move seen: a card may pass a face-up place between two lines
 
     def use_card(self, user: Any, card: Any, *args: Any, **kwargs: Any) -> Any:
         if not card.face_down:  # a card used is shown, wherever it goes (equipment: not through processing)
@@ -357,20 +374,22 @@ class WatchedGame(Game):
 
 
 class WatchingAgent(TerminalAgent):
-    """A seat played by a random agent through the terminal agent, into memory: all the
-    terminal would print but the log (checked line by line) is checked at each question."""
+    """A seat played by a computer agent (random, or the heuristic one that reads the view)
+    through the terminal agent, into memory: all the terminal would print but the log
+    (checked line by line) is checked at each question."""
 
-    def __init__(self, seat: int, seed: int):
+    def __init__(self, seat: int, seed: int, inner: str = "random"):
         super().__init__(io.StringIO(), io.StringIO())
         self.seat = seat
-        self.inner = RandomAgent(seed)
+        self.inner = make_agent(inner, seed)
         self.request: Request | None = None
+        self.view: SeatView | None = None
         self.watch: Watch | None = None  # set by the WatchedGame it plays in
         self.in_log = False
         self.screen: list[str] = []
 
     def choose(self, request: Request, view: SeatView) -> int:
-        self.request = request
+        self.request, self.view = request, view
         watch = self.watch
         if request.kind == "hero":
             watch.offered.setdefault(self.seat, set()).update(o.label for o in request.options)
@@ -397,7 +416,7 @@ class WatchingAgent(TerminalAgent):
 
     def _read(self, n: int) -> int:
         assert self.request is not None
-        return self.inner.choose(self.request, None)
+        return self.inner.choose(self.request, self.view)
 
     def _write(self, text: str, end: str = "\n") -> None:
         if not self.in_log:
@@ -405,7 +424,13 @@ class WatchingAgent(TerminalAgent):
 
 
 def watching_agent(player: Any, seed: int) -> WatchingAgent:
+    """A random agent at every seat."""
     return WatchingAgent(player.seat, seed)
+
+
+def mixed_watching_agent(player: Any, seed: int) -> WatchingAgent:
+    """Random agents at the even seats, heuristic ones (which read the view) at the odd seats."""
+    return WatchingAgent(player.seat, seed, "heuristic" if player.seat % 2 else "random")
 
 
 def watch_games(monkeypatch: Any) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from seat_secrets import WatchedGame, watch_games, watching_agent
+from seat_secrets import WatchedGame, mixed_watching_agent, watch_games, watching_agent
 from table import find, make_table
 
 from sgs_dsl.compiler.library import load_library
@@ -26,7 +26,8 @@ from sgs_dsl.modes.identity import IdentityMode
 
 LIBRARY = load_library()
 RULESETS = sorted(LIBRARY.rulesets)
-SEEDS = range(4)
+SEEDS = range(4)  # every seat random
+MIXED_SEEDS = range(2)  # heuristic agents (which read their view) at every other seat
 HIDDEN_SKILL_SEED = 10  # 國戰, 5 players: a face-down 魯肅 declines 好施 (and others decline theirs)
 
 
@@ -46,13 +47,14 @@ TABLES = [(r, table_size(r)) for r in RULESETS] + [("standard", 8), ("hegemony",
 
 
 def sweep(monkeypatch: pytest.MonkeyPatch, ruleset: str, players: int, seeds: range | list[int],
-          traced: bool = False) -> list[str]:
+          traced: bool = False, mixed: bool = False) -> list[str]:
     """The leaks found in seeded games, one line each (none: every seat saw only its own)."""
     watch_games(monkeypatch)
     monkeypatch.setattr(WatchedGame, "traced", traced)
+    agents = mixed_watching_agent if mixed else watching_agent
     leaks = []
     for seed in seeds:
-        game = setup(LIBRARY, ruleset, players, seed, log=True, agent_factory=watching_agent)
+        game = setup(LIBRARY, ruleset, players, seed, log=True, agent_factory=agents)
         result = run(game)
         game.watch.finished()
         assert result.error is None and not result.violations, (seed, result.error, result.violations)
@@ -64,6 +66,7 @@ def sweep(monkeypatch: pytest.MonkeyPatch, ruleset: str, players: int, seeds: ra
 @pytest.mark.parametrize(("ruleset", "players"), TABLES)
 def test_no_seat_is_shown_what_it_may_not_know(monkeypatch, ruleset, players):
     assert sweep(monkeypatch, ruleset, players, SEEDS) == []
+    assert sweep(monkeypatch, ruleset, players, MIXED_SEEDS, mixed=True) == []
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
