@@ -5,13 +5,16 @@ found, undone, is found again by the sweep (so it can fail), and each fix has it
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from seat_secrets import WatchedGame, mixed_watching_agent, watch_games, watching_agent
 from table import find, make_table
 
+from sgs_dsl.cli import main
 from sgs_dsl.compiler.library import load_library
 from sgs_dsl.core.model import UsedCard
 from sgs_dsl.engine.choices import ChoicesMixin
@@ -231,3 +234,12 @@ def test_a_card_shown_is_named_to_everyone_and_a_card_looked_at_to_its_viewer():
     assert set(readers(game, len(game.lines) - 1)) == {"展示【殺】♠7"}
     game.look_at(game.players[0], [find(game, "閃 ♦2")])
     assert ["【閃】♦2" in line for line in readers(game, len(game.lines) - 1)] == [True, True, False]
+
+
+def test_sgs_play_prints_no_skill_another_face_down_general_declines():
+    """`sgs play`, 國戰, seed 3: seat 3 declines 節命 face down; the person at seat 1 sees nothing."""
+    result = CliRunner().invoke(main, ["play", "-r", "hegemony", "--seat", "1", "--seed", "3", "--ai", "random"],
+                                input="1\n" * 3000)
+    assert result.exit_code == 0 and "winner" in result.output, result.output[-500:]
+    assert "3號位暗將·暗將" in result.output
+    assert not re.findall(r"^[2-5]號位暗將·暗將不發動【", result.output, re.M)
