@@ -231,7 +231,7 @@ def give(ctx: Ctx, giver, receiver, cards) -> None:
 
 def show(ctx: Ctx, card) -> None:
     if card is not None:
-        ctx.game.log(f"展示{card.label()}")
+        ctx.game.show_cards([card])
 
 
 def look(ctx: Ctx, player, n) -> list:
@@ -536,11 +536,7 @@ def cancel_target(ctx: Ctx, use, player) -> None:
 
 
 def look_at(ctx: Ctx, player, cards) -> None:
-    """Only the one who looks (and whoever holds the cards) reads which cards they are."""
-    game = ctx.game
-    seats = frozenset({player.seat} | {h.seat for c in cards if (h := game.zone_of(c)[1]) is not None})
-    game.log_hidden(f"{player.label()}觀看" + ("、".join(c.label() for c in cards) or "（無牌）"),
-                    f"{player.label()}觀看{len(cards)}張牌", seats)
+    ctx.game.look_at(player, list(cards))
 
 
 # The arguments that say how many times an effect acts (cards drawn, answers asked for,

@@ -491,7 +491,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the general stays, with its kingdom and gender"),
     Builtin("look_at", (P("player", "player"), P("cards", "cards")), {}, "none",
             "the player looks at the cards (觀看: another's hand cards, for one): only they see them; "
-            "the log names the cards"),
+            "the log names the cards to them and the cards' holders, a count to the others"),
 )}
 
 # The builtins that only read the game: the only ones a condition, a target rule, a modifier's

@@ -55,7 +55,7 @@ class AttachedMixin:
         key = _key(owner, skill)
         player.used[key] = player.used.get(key, 0) + 1
         if self.logging:
-            self.log(f"{player.label()}發動{owner.label()}的【{skill.name}】")
+            self.log_skill(owner, skill, f"{player.label()}發動{owner.label()}的【{skill.name}】")
         self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
         self.run_block(act.body, Ctx(self, {"you": owner, "player": player}), skill.name)
 

@@ -37,6 +37,6 @@ class DamageRulesMixin:
             ctx = Ctx(self, {"you": p})
             if (m.cond is None or m.cond(ctx)) and m.value(ctx):
                 if log:
-                    self.log(f"{p.label()}體力為{p.hp}，因【{m.skill}】不會死亡")
+                    self.log_skill(p, m.skill, f"{p.label()}體力為{p.hp}，因【{m.skill}】不會死亡")
                 return True
         return False

@@ -127,10 +127,29 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             self.lines.append(text)
 
     def log_hidden(self, text: str, public: str, seats: frozenset[int]) -> None:
-        """A line that names what only `seats` may see: the others read `public` (SeatView.log_lines)."""
+        """A line that names what only `seats` may see: the others read `public` (SeatView.log_lines;
+        "" when the others see nothing happen)."""
         if self.logging:
             self.hidden_lines[len(self.lines)] = (seats, public)
             self.lines.append(text)
+
+    def log_skill(self, player: Player, skill: Skill | str, text: str) -> None:
+        """A line that names a skill of the player's: while no face-up general of theirs gives
+        it (國戰), only the player reads it; the others see nothing happen."""
+        if not self.logging:
+            return
+        if self.mode.hides_skills:
+            found = self.library.skills.get(skill) if isinstance(skill, str) else skill
+            if found is not None and self.mode.hidden(player, found):
+                self.log_hidden(text, "", frozenset({player.seat}))
+                return
+        self.lines.append(text)
+
+    def trace(self, text: str) -> None:
+        """A line of a ruling's trace (windows, moves, questions and answers): the whole
+        table's, so no seat reads it (SeatView.log_lines gives "")."""
+        self.hidden_lines[len(self.lines)] = (frozenset(), "")
+        self.lines.append(text)
 
     def ask(self, player: Player, kind: str, prompt: str, options: list[Option], asker: str | None = None,
             for_seat: int | None = None) -> Option:
@@ -146,7 +165,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             if forced is not None:  # an agent may want to see the choices made for it
                 forced(Request(player.seat, kind, prompt, tuple(options), asker, for_seat))
             if self.tracing:
-                self.lines.append(f"  〔唯一選項〕{player.label()}：{prompt} → {options[0].label}")
+                self.trace(f"  〔唯一選項〕{player.label()}：{prompt} → {options[0].label}")
             return options[0]
         request = Request(player.seat, kind, prompt, tuple(options), asker, for_seat)
         index = self.agents[player.seat].choose(request, SeatView(self, player.seat))
@@ -154,7 +173,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             raise RulesError(f"agent of seat {player.seat + 1} answered {index} to a {len(options)}-option question")
         if self.tracing:
             labels = "／".join(o.label for o in options)
-            self.lines.append(f"  〔詢問〕{player.label()}：{prompt}［{labels}］→ {options[index].label}")
+            self.trace(f"  〔詢問〕{player.label()}：{prompt}［{labels}］→ {options[index].label}")
         return options[index]
 
     def confirm(self, player: Player, prompt: str, yes: str, no: str, asker: str | None = None) -> bool:
@@ -463,7 +482,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
         `extra`: triggers of a player the listeners leave out (the dead, at their death)."""
         self.windows_opened += 1
         if self.tracing:
-            self.lines.append(f"  〔時機〕{window_label(window, variables)}")
+            self.trace(f"  〔時機〕{window_label(window, variables)}")
         entries = (self._listeners if self._listeners is not None else self.listeners()).get(window)
         if extra:
             entries = (entries or []) + extra
@@ -514,7 +533,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
             remaining.remove(chosen[0])
             waiting = self.mode.hides_skills and self.mode.hidden(p, skill)  # a locked one too (Q&A 7)
             if (trig.optional or waiting) and not self.confirm(p, "是否發動？", INVOKE, NOT_INVOKE, skill.name):
-                self.log(f"{p.label()}不發動【{skill.name}】")
+                self.log_skill(p, skill, f"{p.label()}不發動【{skill.name}】")
                 continue
             if waiting:
                 self.mode.on_invoke(self, p, skill)  # a face-down general is shown, then the skill acts
@@ -556,7 +575,7 @@ class Game(QuestioningMixin, GameStartMixin, AttachedMixin, FiltersMixin, Prohib
 
     def _log_firing(self, p: Player, skill: Skill, trig: TriggerDef) -> None:
         if not skill.rule:
-            self.log(f"{p.label()}的【{skill.name}】生效" if trig.helper else f"{p.label()}發動【{skill.name}】")
+            self.log_skill(p, skill, f"{p.label()}的【{skill.name}】生效" if trig.helper else f"{p.label()}發動【{skill.name}】")
             return
         # a card's rule is not a skill anyone invokes: it takes effect, once on a use of a
         # card however many windows of that use it acts in (酒: the 殺's use and its damage)

@@ -41,7 +41,7 @@ class MovesMixin:
         for card, src in zip(cards, sources, strict=True):
             self._place(card, zone, owner)
             if self.tracing:
-                self.lines.append(f"  〔移動〕{card.label()}：{where(*src)} → {where(zone, owner)}")
+                self.trace(f"  〔移動〕{card.label()}：{where(*src)} → {where(zone, owner)}")
         if self.history.on:
             self.history.record(cards, sources, zone, owner, reason)
         for lost_from, _ in sources:
@@ -62,8 +62,8 @@ class MovesMixin:
         for cards, sources, zone, owner in legs:
             owner.hand.extend(cards)
             if self.tracing:
-                self.lines.extend(f"  〔移動〕{c.label()}：{where(*s)} → {where(zone, owner)}"
-                                  for c, s in zip(cards, sources, strict=True))
+                for c, s in zip(cards, sources, strict=True):
+                    self.trace(f"  〔移動〕{c.label()}：{where(*s)} → {where(zone, owner)}")
             if self.history.on:
                 self.history.record(cards, sources, zone, owner, "put")
         if self.logging:
@@ -116,8 +116,13 @@ class MovesMixin:
         if not cards:
             return False
         refused = self.refusal(cards, place, owner, mover, replace)
-        if refused:
-            self.log(f"{'、'.join(c.label() for c in cards)}不能移至{where(place, owner)}：{refused}")
+        if refused:  # nothing moves: cards face down stay unnamed to those who cannot see them
+            sources = [self.zone_of(c) for c in cards]
+            text = f"{'、'.join(self.face(c) for c in cards)}不能移至{where(place, owner)}：{refused}"
+            if any(self.face_down(zone) for zone, _ in sources):
+                self.log_hidden(text, f"{len(cards)}張牌不能移至{where(place, owner)}", self._seers(sources, mover))
+            else:
+                self.log(text)
             return False
         if place == "equip" and replace:
             old = [owner.equips[c.kind.type] for c in cards if c.kind.type in owner.equips
@@ -131,18 +136,28 @@ class MovesMixin:
 
     def _log_move(self, cards: list[Card], place: str, owner: Player | None, reason: str,
                   mover: Player | None) -> None:
-        """Cards from a hand or the deck into a hand or the deck stay face down: only the seats
-        that hold or move them read which cards they are, the others how many."""
+        """Cards from a face-down place (a hand, the deck, a private pile) into one stay face
+        down: only the seats that hold or move them read which cards they are, the others how many."""
         if not self.logging:  # batches keep no log: nothing to word
             return
-        text = f"{'、'.join(c.label() for c in cards)}{REASONS[reason]}{where(place, owner)}"
+        text = f"{'、'.join(self.face(c) for c in cards)}{REASONS[reason]}{where(place, owner)}"
         sources = [self.zone_of(c) for c in cards]
-        if place not in HIDDEN or not any(zone in HIDDEN for zone, _ in sources):
+        if not self.face_down(place) or not any(self.face_down(zone) for zone, _ in sources):
             self.log(text)
             return
-        seats = {p.seat for p in (owner, mover) if p is not None}
-        seats.update(holder.seat for zone, holder in sources if zone == "hand" and holder is not None)
-        self.log_hidden(text, f"{len(cards)}張牌{REASONS[reason]}{where(place, owner)}", frozenset(seats))
+        self.log_hidden(text, f"{len(cards)}張牌{REASONS[reason]}{where(place, owner)}",
+                        self._seers(sources, mover, owner))
+
+    def face_down(self, zone: str) -> bool:
+        """Cards in the zone lie face down: a hand, the deck (either end), a private pile."""
+        return zone in HIDDEN or (zone.startswith(PILE) and self.pile_hidden(zone))
+
+    def _seers(self, sources: list[tuple[str, Player | None]], *players: Player | None) -> frozenset[int]:
+        """Who may read which cards are moved: the players named (who moves them, who takes
+        them) and whoever holds them face down (a hand, a private pile)."""
+        seats = {p.seat for p in players if p is not None}
+        seats.update(holder.seat for zone, holder in sources if holder is not None and self.face_down(zone))
+        return frozenset(seats)
 
     def refusal(self, cards: list[Card], place: str, owner: Player | None, mover: Player | None,
                 replace: bool) -> str:

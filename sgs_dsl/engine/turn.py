@@ -160,11 +160,17 @@ class TurnMixin:
         """What a card in a judge area counts as: its own kind, or the trick it was used as."""
         return self.judge_as.get(card.uid, card.kind)
 
+    def face(self, card: Card) -> str:
+        """A card as the table reads it where it lies: one that lies in a judge area as another
+        trick (a conversion) as that trick made of it, 【樂不思蜀】(【閃】♦4); any other by its face."""
+        kind = self.judge_as.get(card.uid) if self.judge_as else None
+        return card.label() if kind is None or kind is card.kind else UsedCard.virtual(kind, (card,)).label()
+
     def resolve_delayed(self, player: Player, card: Card) -> None:
         kind = self.judged_kind(card)
         used = UsedCard.of(card) if kind is card.kind else UsedCard.virtual(kind, (card,))
         if self.logging:
-            self.log(f"{player.label()}判定區的{used.label()}開始判定")
+            self.log(f"{player.label()}判定區的{self.face(card)}開始判定")
         self.place(card, "processing")
         use = Use(used, player, [player], "delayed")
         self.use_stack.append(use)
@@ -244,8 +250,7 @@ class TurnMixin:
             if self.mode.hides_skills:
                 self.mode.on_invoke(self, player, skill)
             self.spend(player, skill)
-            if self.logging:
-                self.log(f"{player.label()}發動【{skill.name}】")
+            self.log_skill(player, skill, f"{player.label()}發動【{skill.name}】")
             self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
             outer, self.budget.firing = self.budget.firing, act  # the text running, to name if it runs away
             try:
@@ -278,7 +283,7 @@ class TurnMixin:
         cards = self.pick_for(player, va, f"選擇當【{kind.name}】重鑄的牌")
         self.invoked(player, va.skill)
         if self.logging:
-            self.log(f"{player.label()}發動【{va.skill}】，將{'、'.join(c.label() for c in cards)}當【{kind.name}】重鑄")
+            self.log_skill(player, va.skill, f"{player.label()}發動【{va.skill}】，將{'、'.join(c.label() for c in cards)}當【{kind.name}】重鑄")
         self.recast(player, cards, kind.recast)
 
     def recast(self, player: Player, cards: list[Card], draw: int) -> None:

@@ -175,7 +175,7 @@ class UsingMixin:
         chosen = self.pick_for(p, va, f"選擇當【{kind.name}】的牌")
         self.invoked(p, va.skill)
         if self.logging:
-            self.log(f"{p.label()}發動【{va.skill}】" + (f"，扣置{len(chosen)}張牌" if va.face_down else ""))
+            self.log_skill(p, va.skill, f"{p.label()}發動【{va.skill}】" + (f"，扣置{len(chosen)}張牌" if va.face_down else ""))
         return tuple(chosen)
 
     def invoked(self, p: Player, skill_name: str) -> None:
@@ -645,12 +645,12 @@ class UsingMixin:
                     p, "target", UsedCard.of(card), holder):  # nor one it may not target
                 self.place(card, "judge", p)
                 if self.logging:
-                    self.log(f"{card.label()}移至{p.label()}的判定區")
+                    self.log(f"{self.face(card)}移至{p.label()}的判定區")
                 return
         if zone != "judge":
             self.place(card, "judge", holder)
             if self.logging:
-                self.log(f"{card.label()}留在{holder.label()}的判定區")
+                self.log(f"{self.face(card)}留在{holder.label()}的判定區")
 
     # ------------------------------------------------------------ asking for a card
     def ask_for(self, player: Player, kind_name: str, pattern: Any, mode: str,

@@ -21,7 +21,7 @@ class SeatInfo:
     role: str | None  # the side this seat knows the player is on (the mode says: in identity oneself, the lord, the dead)
     hand_count: int
     equips: tuple[str, ...]  # card labels
-    judge: tuple[str, ...]
+    judge: tuple[str, ...]  # a card that counts as another trick reads as that trick: 【樂不思蜀】(【閃】♦4)
     generals: tuple[str, ...] = ()  # 國戰: the general cards this seat may see ("" for one face down)
 
 
@@ -60,7 +60,7 @@ class SeatView:
     def _info(self, p: Any) -> SeatInfo:
         return SeatInfo(p.seat, p.name, p.gender, p.hp, p.max_hp, p.alive, self._game.mode.visible_side(self.seat, p),
                         len(p.hand), tuple(c.label() for c in p.equips.values()),
-                        tuple(c.label() for c in p.judge), self._game.mode.visible_generals(self.seat, p))
+                        tuple(self._game.face(c) for c in p.judge), self._game.mode.visible_generals(self.seat, p))
 
     def distance(self, a: int, b: int) -> int:
         return self._game.distance(self._game.players[a], self._game.players[b])

@@ -110,7 +110,7 @@ class ZonesMixin:
             if not self.discard_pile:
                 raise GameOver("draw", "牌堆與棄牌堆皆無牌，平局")
             if self.tracing:
-                self.lines.append(f"  〔移動〕棄牌堆的{len(self.discard_pile)}張牌 → 牌堆（洗混）")
+                self.trace(f"  〔移動〕棄牌堆的{len(self.discard_pile)}張牌 → 牌堆（洗混）")
             self.deck = self.discard_pile
             self.discard_pile = []
             self.rng.shuffle(self.deck)
@@ -178,7 +178,7 @@ class ZonesMixin:
                 hidden += 1
                 options.append(Option(f"{'手牌' if c in owner.hand else '扣置的牌'}{hidden}", c))
             else:
-                options.append(Option(c.label(), c))
+                options.append(Option(self.face(c), c))
         return self.ask(chooser, "pick_card", f"選擇{owner.label()}的一張牌", options).value
 
     def pick_from(self, chooser: Player, cards: list[Card]) -> Card | None:
@@ -222,20 +222,34 @@ class ZonesMixin:
         if self.logging:
             zone, owner = self.zone_of(card)
             who = owner.label() if owner else ""
-            self.log(f"{card.label()}被棄置（{who}{zone_zh(zone)}）")
+            self.log(f"{self.face(card)}被棄置（{who}{zone_zh(zone)}）")
         self.to_discard([card], "discard")
 
     def gain(self, player: Player, card: Card | None) -> None:
         if card is None:
             return
         zone, owner = self.zone_of(card)
-        shown = card.label() if zone != "hand" else "一張手牌"
+        shown = self.face(card) if zone != "hand" else "一張手牌"
         source = f"{owner.label()}的" if owner else ""
         if zone == "deck":  # face down: only the taker reads which card
             self.log_hidden(f"{player.label()}獲得{shown}", f"{player.label()}獲得一張牌", frozenset({player.seat}))
+        elif zone != "hand" and self.face_down(zone):  # a private pile: the taker and its owner read it
+            self.log_hidden(f"{player.label()}獲得{source}{shown}", f"{player.label()}獲得{source}一張牌",
+                            frozenset({player.seat, owner.seat}))
         else:
             self.log(f"{player.label()}獲得{source}{shown}")
         self.to_hand(player, [card])
+
+    def show_cards(self, cards: list[Card]) -> None:
+        """展示: the cards, wherever they lie, are shown to everyone (they stay where they are)."""
+        if self.logging and cards:
+            self.log("展示" + "、".join(c.label() for c in cards))
+
+    def look_at(self, player: Player, cards: list[Card]) -> None:
+        """觀看: only the one who looks (and whoever holds the cards) reads which cards they are."""
+        seats = frozenset({player.seat} | {h.seat for c in cards if (h := self.zone_of(c)[1]) is not None})
+        self.log_hidden(f"{player.label()}觀看" + ("、".join(c.label() for c in cards) or "（無牌）"),
+                        f"{player.label()}觀看{len(cards)}張牌", seats)
 
     def reveal(self, n: int) -> list[Card]:
         cards = self.deck_cards(n)

@@ -282,7 +282,8 @@ class HegemonyMode(Mode):
         slot = game.ask(viewer, "choice", f"觀看{player.label()}的哪一張暗置武將牌？",
                         [Option(SLOT_ZH[i], i) for i in slots]).value
         name = seat.cards[slot].name
-        game.log(f"{viewer.label()}觀看{player.label()}的{SLOT_ZH[slot]}（{name}）")
+        looked = f"{viewer.label()}觀看{player.label()}的{SLOT_ZH[slot]}"  # which one is public, not what it is
+        game.log_hidden(f"{looked}（{name}）", looked, frozenset({viewer.seat, player.seat}))
         return name
 
     def hide(self, game: Any, player: Player, slot: int) -> None:
@@ -316,7 +317,12 @@ class HegemonyMode(Mode):
         if seat is None or seat.removed[slot] or seat.silenced[slot]:
             return
         seat.silenced[slot] = True
-        game.log(f"{player.label()}失去{SLOT_ZH[slot]}{seat.cards[slot].name}的所有技能")
+        general = f"{player.label()}失去{SLOT_ZH[slot]}"
+        named = f"{general}{seat.cards[slot].name}的所有技能"
+        if seat.shown[slot]:
+            game.log(named)
+        else:  # a face-down general stays unnamed to the others
+            game.log_hidden(named, f"{general}的所有技能", frozenset({player.seat}))
         game.changed_skills()
 
     def revealed(self, player: Player) -> bool:
