@@ -28,9 +28,9 @@ class InvariantBroken(Exception):
 
 
 def check_invariants(game: Any, total: int) -> list[str]:
-    """The checks that need no history (the cards, the players and the mode's own state), for
-    a table built by hand."""
-    return _card_problems(game, total, None) + _player_problems(game) + game.mode.invariant_problems(game)
+    """The checks that need no history (the cards and the players), for a table built by hand
+    (whose roles and seats need not be any the mode deals: its own invariants are left out)."""
+    return _card_problems(game, total, None) + _player_problems(game)
 
 
 def declared(game: Any) -> GameOver | None:

@@ -31,11 +31,8 @@ class CampusMode(IdentityMode):
         if self.option("skills") == "off" and n != 5:
             raise ValueError("the 五人簡易場 without skills (`skills off`) is a 5-player game")
 
-    def role_table(self, players: int) -> tuple[int, int, int, int] | None:
-        return TWO_RENEGADES if self.option("renegades") == 2 else CAMPUS_ROLES.get(players)
-
     def seats(self, n: int, rng: random.Random, with_heroes: bool) -> list[Player]:
-        lord, loyal, rebel, renegade = self.role_table(n)
+        lord, loyal, rebel, renegade = TWO_RENEGADES if self.option("renegades") == 2 else CAMPUS_ROLES[n]
         rest = ["loyalist"] * loyal + ["rebel"] * rebel + ["renegade"] * renegade
         rng.shuffle(rest)
         return seat_roles(["lord"] * lord + rest, rng, with_heroes)

@@ -125,20 +125,6 @@ class IdentityMode(Mode):
             return "renegade" if alive == ["renegade"] else "rebel"
         return "lord" if not {"rebel", "renegade"} & set(alive) else None
 
-    def invariant_problems(self, game: Any) -> list[str]:
-        """The roles are the ones the table deals for this many players, one lord among them."""
-        dealt = self.role_table(len(game.players))
-        roles = [p.role for p in game.players]
-        held = tuple(roles.count(r) for r in ("lord", "loyalist", "rebel", "renegade"))
-        if dealt is None or held == dealt:
-            return []
-        return [f"the roles at the table are {held} lord/loyalist/rebel/renegade, but {len(roles)} "
-                f"players are dealt {dealt}"]
-
-    def role_table(self, players: int) -> tuple[int, int, int, int] | None:
-        """How many of each role this many players are dealt (lord, loyalist, rebel, renegade)."""
-        return ROLE_TABLES[self.option("roles") or "standard"].get(players)
-
     def after_death(self, game: Any, dead: Player, killer: Player | None) -> None:
         if killer is None or not killer.alive:
             return
