@@ -66,6 +66,15 @@ for _w in WINDOWS:
     WINDOW_NAMES[normalize(_w.zh)] = _w.id
 
 
+#: A check stops at this many errors: past them the rest is noise, and each error's hint may
+#: search every name known (a file of thousands of unknown names would cost their square).
+MAX_ERRORS = 100
+
+
+class TooManyErrors(Exception):
+    """Raised by the error that reaches MAX_ERRORS: the build stops there."""
+
+
 class Compiler:
     """Compiles definitions against a table of card kinds; collects diagnostics."""
 
@@ -78,6 +87,7 @@ class Compiler:
         # every `let`/`for` name of the body being compiled, with where it is defined,
         # to tell "used before its let" and "not visible here" from a plain unknown name
         self.defined: dict[str, list[tuple[str, Span]]] = {}
+        self.like_tops: dict[CardKind, CardKind] = {}  # `like` links, for _like_top
         # declared piles (normalized name -> name, public), history queried
         self.piles: dict[str, tuple[str, bool]] = {}
         self.history_used = False  # text outside any skill (a card, a procedure) queries the history
@@ -100,6 +110,8 @@ class Compiler:
         lines = self.lines_of(span.file)
         source = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
         self.diagnostics.append(Diagnostic(span, message, hint, source))
+        if len(self.diagnostics) >= MAX_ERRORS:
+            raise TooManyErrors
 
     def warn(self, span: Span, message: str, hint: str = "") -> None:
         lines = self.lines_of(span.file)
@@ -110,6 +122,17 @@ class Compiler:
         kind = self.cards.get(normalize(name)) or self.cards.get(name.lower())
         if kind is None:
             self.error(span, f"unknown card '{name}'", did_you_mean(name, self.card_names()))
+        return kind
+
+    def _like_top(self, kind: CardKind) -> CardKind:
+        """The card at the top of kind's chain of `like`s so far (a union-find with path
+        halving, so that finding a cycle costs next to nothing however long the chain)."""
+        tops = self.like_tops
+        while kind in tops:
+            above = tops[kind]
+            if above in tops:
+                tops[kind] = tops[above]
+            kind = above
         return kind
 
     def card_names(self) -> list[str]:
@@ -180,7 +203,8 @@ class Compiler:
                 kind.skill.slot = kind.type  # works while the card is equipped
             else:
                 kind.skill.rule = True  # a rule of the game while the card is in the deck (酒's +1)
-        has_use = any(isinstance(m, ast.UseClause) for m in node.members) or kind.like is not None
+        has_use = any(isinstance(m, ast.UseClause) or (isinstance(m, ast.Prop) and m.name.text == "like")
+                      for m in node.members)  # a `like` refused is an error of its own
         if kind.type in ("basic", "trick", "delayed") and not has_use:
             self.error(node.name.span, f"card '{kind.name}' has no `use` clause", "say when it can be used: `use play: one other;`")
         self.use_vars = set()
@@ -215,11 +239,14 @@ class Compiler:
         value = m.values[0]
         if schema.CARD_PROPS[name] == "card":
             base = self.card_kind(getattr(value, "text", str(value)), value.span)
-            if base is not None:
-                if base is kind:
-                    self.error(value.span, "a card cannot be like itself")
+            if base is not None and kind.like is None:  # a second `like` is an error (twice)
+                if self._like_top(base) is kind:
+                    self.error(value.span, "a card cannot be like itself" + (
+                        "" if base is kind else f": '{base.name}' is already a kind of '{kind.name}'"),
+                        "" if base is kind else "`like` names the card this one is a kind of: drop one of the two")
                 else:
                     kind.like = base
+                    self.like_tops[kind] = base
             return
         if schema.CARD_PROPS[name] == "int":
             if not isinstance(value, ast.Int):

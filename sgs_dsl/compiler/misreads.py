@@ -69,7 +69,9 @@ def pattern_term(c: Any, term: tuple[ast.PatAtom, ...]) -> None:
 
 
 def _contradiction(c: Any, term) -> str:
-    kinds = [k for k in (_kind(c, a) for a in term) if k is not None]
+    # each card once: the pairs below are of distinct cards, so a term of any length costs
+    # at most (cards in the library)^2
+    kinds = list({k.name: k for k in (_kind(c, a) for a in term) if k is not None}.values())
     for i, a in enumerate(kinds):
         for b in kinds[i + 1:]:
             if not (a.is_a(b.name) or b.is_a(a.name)):
