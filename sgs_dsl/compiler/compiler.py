@@ -23,7 +23,7 @@ from ..core.defs import (
     ViewAsDef,
     mark_helpers,
 )
-from ..core.model import MAX_DEPTH, MAX_INT, RulesError
+from ..core.model import MAX_DEPTH, RulesError
 from ..core.windows import WINDOW_BY_ID, WINDOWS
 from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
@@ -757,10 +757,7 @@ class Compiler:
         self.error(span, f"unknown variable '{name}'", hint)
 
     def expr(self, e, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
-        if isinstance(e, ast.Int):
-            if e.value > MAX_INT:
-                self.error(e.span, f"the number {e.value} is too large",
-                           f"numbers in text are at most {MAX_INT} (see Budgets in docs/language.md)")
+        if isinstance(e, ast.Int):  # within ±MAX_INT: the parser (MAX_NUMBER) and the cache see to it
             return const(e.value), "int"
         if isinstance(e, ast.Str):
             return const(e.value), "str"

@@ -27,8 +27,10 @@ from .diagnostics import Span
 #: Deeper than any AST the parser accepts (the front end's nesting limit is far below);
 #: shallow enough that rebuilding stays well inside Python's recursion limit.
 MAX_DEPTH = 300
-#: Larger than any literal the parser accepts.
+#: Larger than any line or column the parser can give (a span).
 MAX_INT = 10**18
+#: A number of the tree (a literal, a `view_as` count): what the parser accepts, no more.
+MAX_NUMBER = 10**9  # parser.MAX_NUMBER, not imported: a warm start does not import the parser
 
 class CodecError(ValueError):
     """An encoded AST that is not one the parser could have produced."""
@@ -102,7 +104,7 @@ def _scalar(kind: type) -> Decoder:
     def check(value: Any, path: str, depth: int) -> Any:
         if type(value) is not kind:
             raise CodecError(f"expected {kind.__name__}, found {type(value).__name__}")
-        if kind is int and abs(value) > MAX_INT:
+        if kind is int and abs(value) > MAX_NUMBER:
             raise CodecError("integer too large")
         return value
     return check

@@ -32,6 +32,11 @@ MAX_NESTING = 64
 #: The most digits a number may have (every count in the game is small; Python's int() of
 #: thousands of digits is slow or refused).
 MAX_DIGITS = 18
+#: The largest number text may write, wherever it stands: an expression, a card's, hero's or
+#: ruleset's property, a `view_as` count, a ruling. The same bound as the numbers text
+#: computes (core.model.MAX_INT; a test holds the two equal), checked here, as each number
+#: is read, so that no later stage has a number to check.
+MAX_NUMBER = 10**9
 
 # How terminals are named in "expected ..." messages; keyword and punctuation terminals are
 # shown as written ('card', '['), never by lark's internal names.
@@ -55,6 +60,9 @@ def _check_int(token: Token) -> Token:
     if len(token) > MAX_DIGITS:
         raise _LimitError(token, f"a number of {len(token):,} digits; the limit is {MAX_DIGITS} digits",
                           "numbers in the rules are small counts: hp, cards, distances, turns")
+    if int(token) > MAX_NUMBER:
+        raise _LimitError(token, f"the number {token} is too large",
+                          f"numbers in text are at most {MAX_NUMBER} (see Budgets in docs/language.md)")
     return token
 
 
