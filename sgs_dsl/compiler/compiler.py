@@ -918,10 +918,8 @@ class Compiler:
             return const(None), "any"
         n = len(c.args)
         if n < builtin.required or n > len(builtin.params):
-            want = (f"{builtin.required}" if builtin.required == len(builtin.params)
-                    else f"{builtin.required} to {len(builtin.params)}")
             sig = ", ".join(p.name for p in builtin.params)
-            self.error(c.span, f"'{name}' takes {want} arguments, got {n}", f"{name}({sig})")
+            self.error(c.span, schema.arity_message(name, builtin.required, len(builtin.params), n), f"{name}({sig})")
             return const(None), builtin.returns
         args = [self.argument(a, p.type, scope) for a, p in zip(c.args, builtin.params, strict=False)]
         kwargs: dict[str, Callable[[Ctx], Any]] = {}
