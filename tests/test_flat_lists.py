@@ -11,6 +11,7 @@ quadratic."""
 from __future__ import annotations
 
 import cProfile
+import gc
 import pstats
 import time
 from collections.abc import Callable
@@ -180,3 +181,19 @@ def test_a_long_chain_of_likes_makes_every_card_a_kind_of_the_first(tmp_path):
     last = library.cards["刀2999"]
     assert last.is_a("刀") and last.is_a("刀1500") and not last.is_a("刀3000")
     assert last.rule_name == "刀" and last.uses == library.cards["刀"].uses
+
+
+def test_building_leaves_the_cyclic_collector_as_it_found_it(tmp_path):
+    """A build runs with the collector off (it only slows the build of a big tree down), and
+    turns it back on, whether the build succeeds or fails."""
+    path = tmp_path / "flat.sgs"
+    for text in (SHAPES["and chain"](10), SHAPES["unknown variables among many lets"](10)):
+        path.write_text(text, encoding="utf-8")
+        check_alone(path)
+        assert gc.isenabled()
+    gc.disable()
+    try:
+        check_alone(path)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -12,6 +12,7 @@ import attrs
 from ..core.defs import CardKind, CardSpec, Ruleset, Skill
 from ..core.model import Card
 from ..core.modes import MODE_SPECS, ModeOption
+from ..gcpause import no_gc
 from ..resources import library_files
 from ..syntax import ast
 from ..syntax.cache import parse_cached
@@ -144,6 +145,11 @@ def _collect(paths: Sequence[Path]) -> list[Path]:
 
 def build(files: Sequence[Path]) -> Library:
     """Parse, check and compile files into a Library; raise SgsError listing every problem."""
+    with no_gc():  # the trees and closures built stay alive: nothing for the collector to find
+        return _build(files)
+
+
+def _build(files: Sequence[Path]) -> Library:
     modules: list[ast.Module] = []
     diagnostics: list[Diagnostic] = []
     for f in files:

@@ -86,18 +86,17 @@ def _decoder(hint: Any) -> Decoder:
 
 
 def _span(value: Any, path: str, depth: int) -> Span:
-    if not (isinstance(value, list) and len(value) == 3 and all(_is_int(v) and 0 <= v <= MAX_INT for v in value)):
-        raise CodecError(f"bad span {value!r}")
-    return Span(path, *value)
+    if type(value) is list and len(value) == 3:  # one per node: written out, not a generator; bool is no int
+        line, column, end = value
+        if (type(line) is int and type(column) is int and type(end) is int
+                and 0 <= line <= MAX_INT and 0 <= column <= MAX_INT and 0 <= end <= MAX_INT):
+            return Span(path, line, column, end)
+    raise CodecError(f"bad span {value!r}")
 
 
 def _none(value: Any, path: str, depth: int) -> None:
     if value is not None:
         raise CodecError(f"expected null, found {value!r}")
-
-
-def _is_int(value: Any) -> bool:
-    return type(value) is int  # bool is not an int here
 
 
 def _scalar(kind: type) -> Decoder:
@@ -117,7 +116,8 @@ def _tuple(args: tuple[Any, ...]) -> Decoder:
         def homogeneous(value: Any, path: str, depth: int) -> tuple[Any, ...]:
             if not isinstance(value, list):
                 raise CodecError("expected a list")
-            return tuple(item(v, path, depth + 1) for v in value)
+            depth += 1
+            return tuple([item(v, path, depth) for v in value])
         return homogeneous
     items = [_decoder(a) for a in args]
 
@@ -150,7 +150,8 @@ def _union(options: tuple[Any, ...]) -> Decoder:
         fields = _fields(cls)
         if len(value) != len(fields) + 1:
             raise CodecError(f"{cls.__name__} has {len(fields)} fields, found {len(value) - 1}")
-        return cls(*(d(v, path, depth + 1) for d, v in zip(fields, value[1:], strict=True)))
+        depth += 1
+        return cls(*[d(v, path, depth) for d, v in zip(fields, value[1:], strict=True)])
     return node
 
 

@@ -8,17 +8,15 @@ far from Python's recursion limit; docs/reliability.md lists them.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import functools
-import gc
 import re
-from collections.abc import Iterator
 
 import attrs
 import lark
 from lark import Token, Transformer_NonRecursive, v_args
 
+from ..gcpause import no_gc
 from ..resources import data_dir
 from . import ast
 from .diagnostics import LONGEST_NAME, Diagnostic, SgsError, Span, did_you_mean
@@ -79,7 +77,7 @@ def parse_tree(text: str, path: str, grammar_file: str = "sgs.lark") -> lark.Tre
     text = clean_text(text)
     _check_brackets(text, path)
     try:
-        with _no_gc():
+        with no_gc():
             return parser(grammar_file).parse(text)
     except lark.exceptions.UnexpectedInput as error:
         raise SgsError([_syntax_diagnostic(error, path, source_lines(text), grammar_file)]) from None
@@ -92,23 +90,10 @@ def parse(text: str, path: str = "<text>") -> ast.Module:
     text = clean_text(text)
     tree = parse_tree(text, path)
     lines = source_lines(text)
-    with _no_gc():
+    with no_gc():
         definitions = tuple(_ToAst(path).transform(tree))
     _check_nesting(definitions, path, lines)
     return ast.Module(path=path, definitions=definitions, lines=lines)
-
-
-@contextlib.contextmanager
-def _no_gc() -> Iterator[None]:
-    """Building a tree allocates many objects and frees few: the cyclic collector would only
-    scan them again and again (it doubles the time a big file takes)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _located(path: str, lines: tuple[str, ...], span: Token | Span, message: str, hint: str) -> Diagnostic:
