@@ -136,7 +136,8 @@ def test_thousands_of_errors_stop_at_the_first_hundred(tmp_path):
     path.write_text(SHAPES["unknown variables among many lets"](1000), encoding="utf-8")
     found = check_alone(path)
     assert [d.severity for d in found] == ["error"] * 100 + ["note"]
-    assert found[-1].message == "too many errors: the check stopped at 100"
+    assert found[-1].message == "too many errors: the check stopped here, at its 100th"
+    assert found[-1].span == found[-2].span  # the last error in the file is the last one found
     assert all(d.message == "unknown variable 'w'" for d in found[:-1])
 
 

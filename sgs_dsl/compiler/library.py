@@ -168,9 +168,9 @@ def _build(files: Sequence[Path]) -> Library:
     if diagnostics:
         order = {str(f): i for i, f in enumerate(files)}
         diagnostics.sort(key=lambda d: (order.get(d.span.file, len(order)), d.span.file, d.span.line, d.span.column))
-        if stopped:
-            diagnostics.append(Diagnostic(Span(compiler.diagnostics[-1].span.file, 0, 0),
-                                          f"too many errors: the check stopped at {MAX_ERRORS}",
+        if stopped:  # said last, at the error the check stopped at
+            diagnostics.append(Diagnostic(compiler.diagnostics[-1].span,
+                                          f"too many errors: the check stopped here, at its {MAX_ERRORS}th",
                                           "fix these and check again", severity="note"))
         raise SgsError(diagnostics)
     library.files = tuple(str(f) for f in files)
