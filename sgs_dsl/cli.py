@@ -513,7 +513,7 @@ max_turns_option = click.option(
     type=click.IntRange(min=1),
     default=600,
     show_default=True,
-    help="Turn cap; a game that reaches it is a capped draw.",
+    help="Turn cap; a game that reaches it is a capped draw. A ruleset's own max_turns, if smaller, wins.",
 )
 library_option = click.option(
     "--library",
@@ -624,13 +624,13 @@ def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: i
         import secrets
 
         seed = secrets.randbelow(2**31)
-    from sgs_dsl.game import play_game
+    from sgs_dsl.game import play_game, turn_cap
 
     result = play_game(library, name, players, seed, log=True, max_turns=max_turns)
     _out(f"# ruleset {name}, {players} players, seed {seed}")
     for line in result.log:
         _out(line)
-    _game_end(result, max_turns, sides=False)
+    _game_end(result, turn_cap(library, name, max_turns), sides=False)
 
 
 @main.command()
@@ -664,7 +664,7 @@ def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, 
 
         seed = secrets.randbelow(2**31)
     from sgs_dsl.agents.terminal import LeftGame, TerminalAgent
-    from sgs_dsl.game import play_game
+    from sgs_dsl.game import play_game, turn_cap
 
     person = TerminalAgent(stdin, sys.stdout)
     _out(f"# ruleset {name}, {players} players, seed {seed}; you are seat {seat}")
@@ -678,7 +678,7 @@ def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, 
         _err("\ninterrupted: the game stops here")
         sys.exit(130)
     person.show_log()
-    _game_end(result, max_turns)
+    _game_end(result, turn_cap(library, name, max_turns))
 
 
 def _answers_in() -> Any:
@@ -708,7 +708,8 @@ def _play_agents(players: int, seat: int, person: Any, ai: str, seed: int) -> li
 
 def _game_end(result: Any, max_turns: int, sides: bool = True) -> None:
     """A played game's end (`sgs run`, `sgs play`): its error (exit 1), or its winner; with
-    `sides`, each seat's side first (a person at the table learns the hidden ones)."""
+    `sides`, each seat's side first (a person at the table learns the hidden ones).
+    `max_turns` is the cap the game was played to (`game.turn_cap`)."""
     failures = ([result.error] if result.error else []) + [f"invariant violated: {v}" for v in result.violations or ()]
     if failures:
         _err("error: the game stopped on an error, so it has no winner:")
@@ -850,8 +851,11 @@ def simulate(
     batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
                         library=library, game_timeout=game_timeout, backend=backend, address=address,
                         agents=agents)
-    report = summarize(batch.records, ruleset=name, players=players, seed=seed, max_turns=max_turns,
-                       elapsed_s=batch.elapsed_s, mode=library.ruleset(name).mode, agent_spec=agents.as_json())
+    from sgs_dsl.game import turn_cap
+
+    report = summarize(batch.records, ruleset=name, players=players, seed=seed,
+                       max_turns=turn_cap(library, name, max_turns), elapsed_s=batch.elapsed_s,
+                       mode=library.ruleset(name).mode, agent_spec=agents.as_json())
     if skill_stats:
         from sgs_dsl.catalog import heroes_of
         from sgs_dsl.sim.stats import format_skill_stats
@@ -925,11 +929,13 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
                      agents: Any) -> dict[str, Any]:
     """The simulate report of the batch, with its `balance` section over the clean games."""
     from sgs_dsl.catalog import heroes_of
+    from sgs_dsl.game import turn_cap
     from sgs_dsl.sim.balance import balance as balance_numbers
     from sgs_dsl.sim.stats import summarize
 
     mode = library.ruleset(name).mode
-    summary = summarize(batch.records, ruleset=name, players=players, seed=seed, max_turns=max_turns,
+    summary = summarize(batch.records, ruleset=name, players=players, seed=seed,
+                        max_turns=turn_cap(library, name, max_turns),
                         elapsed_s=batch.elapsed_s, mode=mode, agent_spec=agents.as_json())
     clean = [r for r in batch.records if not r.failed and not r.timed_out]
     skills = {h.name: [s.name for s in h.skills] for h in heroes_of(library, name)}

@@ -128,6 +128,12 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
                       hero_names(game), game.budget.timed_out)
 
 
+def turn_cap(library: Any, ruleset: str, max_turns: int = DEFAULT_MAX_TURNS) -> int:
+    """The turn cap a game of `ruleset` is played to, and the one to report: the ruleset's own
+    `max_turns` when it is smaller than the caller's (`--max-turns`), else the caller's."""
+    return min(max_turns, library.ruleset(ruleset).options.get("max_turns", max_turns))
+
+
 def play_game(library: Any, ruleset: str, players: int, seed: int, *, log: bool = False,
               max_turns: int = DEFAULT_MAX_TURNS, agents: list[Any] | None = None,
               game_timeout: float | None = None, agent_factory: AgentFactory | None = None) -> GameResult:
@@ -137,8 +143,7 @@ def play_game(library: Any, ruleset: str, players: int, seed: int, *, log: bool 
         return GameResult("draw", 0, [], 0, (), f"rules error: {problem}")
     except GameOver as over:  # ... or draws the deck dry before the first turn
         return GameResult(over.winner, 0, [], 0, (), reason=over.reason)
-    # a ruleset's own `max_turns` caps its games (a shorter cap of the caller still wins)
-    max_turns = min(max_turns, library.ruleset(ruleset).options.get("max_turns", max_turns))
+    max_turns = turn_cap(library, ruleset, max_turns)
     if game_timeout is not None:  # seconds of wall-clock time, checked at each action
         game.budget.limit_time(game_timeout)
     return run(game, max_turns)

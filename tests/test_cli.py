@@ -284,3 +284,42 @@ def test_library_option_with_bad_text_exits_1(tmp_path):
     assert_clean_failure(result, 1)
     assert f"{bad}:4:" in result.stderr
     assert "did you mean 'draw'?" in result.stderr
+
+
+# --- the turn cap reported -------------------------------------------------------------------------
+
+SHORT = 'ruleset short "兩回合" { mode identity; decks standard, ex; heroes standard; max_turns 2; }\n'
+
+
+@pytest.fixture
+def short(tmp_path) -> Path:
+    """A ruleset that caps its games at 2 turns, far below --max-turns' default of 600."""
+    path = tmp_path / "short.sgs"
+    path.write_text(SHORT, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("extra, cap", [((), 2), (("--max-turns", "1"), 1), (("--max-turns", "5"), 2)])
+def test_run_reports_the_turn_cap_it_applied(short, extra, cap):
+    result = invoke("run", "-r", "short", "--library", str(short), "-s", "1", *extra)
+    assert result.exit_code == 0, result.output
+    assert f"(turn cap of {cap} reached)) after {cap} turns" in result.output
+    assert "600" not in result.output.splitlines()[-1]
+
+
+@pytest.mark.parametrize("extra, cap", [((), 2), (("--max-turns", "1"), 1)])
+def test_simulate_reports_the_turn_cap_it_applied_in_text_and_json(short, tmp_path, extra, cap):
+    out = tmp_path / "report.json"
+    result = invoke("simulate", "-r", "short", "--library", str(short), "-g", "3", "-q", "--json", str(out), *extra)
+    assert result.exit_code == 0, result.output
+    assert f"capped games: 3 (at the turn cap of {cap})" in result.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert (report["max_turns"], report["capped"], report["turns"]["max"]) == (cap, 3, cap)
+
+
+def test_balance_reports_the_turn_cap_it_applied(short, tmp_path):
+    out = tmp_path / "report"
+    result = invoke("balance", "-q", "-r", "short", "--library", str(short), "-g", "4", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / "summary.json").read_text(encoding="utf-8"))["max_turns"] == 2
+    assert "capped 4 (at the turn cap of 2)." in (out / "index.html").read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from checking import assert_located, check
+from checking import assert_located, check, check_text
 from table import make_table
 
 from sgs_dsl.compiler.library import check_paths, load_library
@@ -87,7 +87,7 @@ def test_one_body_fires_on_each_of_its_windows(library):
     ("  active { let x = you[1]; }", "only a list can be indexed, not player", "others(you)[1]"),
     ("  active { let x = first(you); }", "'first' needs a list, not player", "first(LIST)"),
     ("  active { let x = min(you, 1); }", "expected a number, found player", ""),
-    ("  active { let x = abs(1, 2); }", "'abs' takes 1 arguments, got 2", "abs(n)"),
+    ("  active { let x = abs(1, 2); }", "'abs' takes 1 argument, got 2", "abs(n)"),
     ("  active { let x = sum(players()); }", "'sum' needs a list of numbers", "p in players()"),
     ("  active { let x = sum(p in you, p.hp); }", "`p in ...` needs a list, not player", "p in players()"),
     ("  active { let x = any(p in players(), p.hp); }", "a condition must be true or false, found int", "p.hp > 0"),
@@ -98,6 +98,40 @@ def test_one_body_fires_on_each_of_its_windows(library):
 ])
 def test_wrong_forms_are_located_errors(tmp_path, body, message, hint):
     assert_located(check(tmp_path, body), body, message, hint)
+
+
+WIDE = 1000  # arguments to min and max: an argument list is flat, any length is fine
+
+
+def test_min_and_max_of_a_thousand_arguments_compute_their_value(tmp_path):
+    numbers = ", ".join(str((i * 37) % 1009 + 5) for i in range(WIDE))
+    path = tmp_path / "wide.sgs"
+    path.write_text(f'skill 寬 kuan "x" {{\n  on game_start forced {{\n    mark(you, "min", min({numbers}));\n'
+                    f'    mark(you, "max", max({numbers}));\n  }}\n}}\n', encoding="utf-8")
+    assert check_paths([path]) == []
+    values = [(i * 37) % 1009 + 5 for i in range(WIDE)]
+    marks = played(load_library([path]), "kuan", [[], [], []]).players[0].marks
+    assert (marks["min"], marks["max"]) == (min(values), max(values))
+
+
+@pytest.mark.parametrize("body, message", [
+    ("  active { let x = max(); }", "'max' takes at least 2 arguments, got 0"),
+    ("  active { let x = abs(); }", "'abs' takes 1 argument, got 0"),
+    ("  active { let x = abs(1, 2); }", "'abs' takes 1 argument, got 2"),
+    ("  active { let x = sum(p in players(), p.hp, 1); }", "'sum' takes 2 arguments, got 3"),
+    ("  active { draw(you); }", "'draw' takes 2 arguments, got 1"),
+    ("  active { draw(you, 1, 2); }", "'draw' takes 2 arguments, got 3"),
+    ("  active { let c = pick(you); }", "'pick' takes at least 2 arguments, got 1"),
+    ("  active { let c = pick(you, you, hand, 1); }", "'pick' takes at most 3 arguments, got 4"),
+])
+def test_every_arity_error_says_what_the_call_takes(tmp_path, body, message):
+    (error,) = check(tmp_path, body)
+    assert error.message == message, error.render()
+
+
+def test_a_procedure_of_no_parameters_called_with_one(tmp_path):
+    (error,) = check_text(tmp_path, 'procedure 空() { }\nskill 例 li "x" {\n  active { 空(1); }\n}\n')
+    assert error.message == "'空' takes no arguments, got 1" and error.span.line == 3
 
 
 @pytest.mark.parametrize("body, message, hint", [

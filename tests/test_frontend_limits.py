@@ -5,6 +5,7 @@ status 1, or is read as it should be; never a traceback, never exit 70, and fast
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -14,12 +15,13 @@ from click.testing import CliRunner
 
 from sgs_dsl.cli import main
 from sgs_dsl.compiler.library import check_paths, load_library
+from sgs_dsl.core.model import MAX_INT
 from sgs_dsl.game import play_game
 from sgs_dsl.resources import data_dir
 from sgs_dsl.rulings.parser import load_rulings, parse_rulings
-from sgs_dsl.syntax import ast
+from sgs_dsl.syntax import ast, astcodec
 from sgs_dsl.syntax.diagnostics import Diagnostic, SgsError, Span
-from sgs_dsl.syntax.parser import MAX_DIGITS, MAX_NESTING, parse, parse_tree
+from sgs_dsl.syntax.parser import MAX_DIGITS, MAX_NESTING, MAX_NUMBER, parse, parse_tree
 from sgs_dsl.syntax.source import MAX_FILE_BYTES, decode_source, read_bytes
 
 HERE = Path(__file__).resolve().parent
@@ -98,7 +100,7 @@ def test_a_number_of_thousands_of_digits_is_located(tmp_path):
 
 
 def test_the_digit_limit_is_exact():
-    parse(skill("draw(you, " + "9" * MAX_DIGITS + ");"))
+    parse(skill("draw(you, " + "0" * (MAX_DIGITS - 1) + "1);"))  # 18 digits, the value 1
     d = only(lambda: parse(skill("draw(you, " + "1" * (MAX_DIGITS + 1) + ");"), "x.sgs"))
     assert d.message == f"a number of {MAX_DIGITS + 1} digits; the limit is {MAX_DIGITS} digits"
 
@@ -106,6 +108,63 @@ def test_the_digit_limit_is_exact():
 def test_a_huge_number_in_a_ruling_is_located(tmp_path):
     text = 'ruling "大數" {\n  seat ' + "7" * 4400 + " lord;\n}\n"
     assert_located(tmp_path, text, "2:8", "a number of 4,400 digits", command="ruling", name="case.ruling")
+
+
+# ---------------------------------------------------------------- the value of a number
+
+BIG = str(MAX_NUMBER + 1)
+# every kind of place a number is written: NUMBER stands for the number
+NUMBER_PLACES = {
+    "an expression": skill("draw(you, NUMBER);"),
+    "a card's range": 'card 刀 dao weapon "x" { range NUMBER; }\n',
+    "a card's limit": 'card 刀 dao basic "x" { use play: one other; limit NUMBER; effect { damage(target, 1); } }\n',
+    "a card's distance": 'card 刀 dao trick "x" { use play: one other; distance NUMBER; effect { damage(target, 1); } }\n',
+    "a card's targets": 'card 刀 dao basic "x" { use play: one other; targets NUMBER; effect { damage(target, 1); } }\n',
+    "a hero's hp": "hero 雄 xiong { kingdom 魏; gender male; hp NUMBER; }\n",
+    "a general's hp_half": "general 將 jiang { kingdom 魏; gender male; hp_half NUMBER; }\n",
+    "a negative property": "hero 雄 xiong { kingdom 魏; gender male; hp -NUMBER; }\n",
+    "a ruleset's max_turns": 'ruleset r "r" { mode identity; decks standard; max_turns NUMBER; }\n',
+    "a view_as count": 'skill 測 ce { view_as 殺 from NUMBER any in hand; }\n',
+    "a ruling": 'ruling "大數" {\n  seat 1 lord hp NUMBER;\n}\n',
+}
+
+
+@pytest.mark.parametrize("place", NUMBER_PLACES)
+def test_a_number_over_the_limit_is_located_wherever_it_is_written(tmp_path, place):
+    text = NUMBER_PLACES[place].replace("NUMBER", BIG)
+    line = text[:text.index(BIG)].count("\n") + 1
+    column = len(text[:text.index(BIG)].split("\n")[-1]) + 1
+    ruling = place == "a ruling"
+    stderr = assert_located(tmp_path, text, f"{line}:{column}", f"the number {BIG} is too large",
+                            f"numbers in text are at most {MAX_NUMBER}", command="ruling" if ruling else "check",
+                            name="case.ruling" if ruling else "case.sgs")
+    assert "^" * len(BIG) in stderr
+
+
+@pytest.mark.parametrize("place", NUMBER_PLACES)
+def test_the_number_limit_is_exact(place):
+    grammar = "ruling.lark" if place == "a ruling" else "sgs.lark"
+    parse_tree(NUMBER_PLACES[place].replace("NUMBER", str(MAX_NUMBER)), "case", grammar)
+
+
+def test_the_limit_on_numbers_written_is_the_limit_on_numbers_computed():
+    assert MAX_NUMBER == MAX_INT == astcodec.MAX_NUMBER == 10**9
+
+
+def test_a_cached_tree_with_a_number_over_the_limit_is_refused():
+    module = parse(skill("draw(you, 7);"), "case.sgs")
+    data = astcodec.encode(module)
+    assert astcodec.decode(data, "case.sgs", module.lines) == module
+
+    def forge(node):  # the literal 7 made one over the limit
+        if isinstance(node, list) and node[:2] == ["Int", 7]:
+            return ["Int", MAX_NUMBER + 1, *node[2:]]
+        return [forge(x) for x in node] if isinstance(node, list) else node
+
+    forged = forge(data)
+    assert BIG in json.dumps(forged)
+    with pytest.raises(astcodec.CodecError, match="integer too large"):
+        astcodec.decode(forged, "case.sgs", module.lines)
 
 
 # ---------------------------------------------------------------- nesting

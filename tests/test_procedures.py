@@ -57,7 +57,7 @@ SKILL = 'skill 例 li "測試" {{\n  active {{ {call} }}\n}}\n'
 
 
 @pytest.mark.parametrize("top, call, line, message, hint", [
-    ("procedure 補(p: player) { draw(p, 1); }", "補(you, 2);", 3, "'補' takes 1 arguments, got 2", "補(p: player)"),
+    ("procedure 補(p: player) { draw(p, 1); }", "補(you, 2);", 3, "'補' takes 1 argument, got 2", "補(p: player)"),
     ("procedure 補(p: player) { draw(p, 1); }", "補(3);", 3, "'補' needs p: player, found int", "補(p: player)"),
     ("procedure 補(p: player) { draw(p, 1); }", "補(you, by: you);", 3, "'補' takes no options", ""),
     ("procedure 補(p: player) { draw(p, 1); }", "補(choose_player(you, [you]));", 3,

@@ -23,7 +23,7 @@ from ..core.defs import (
     ViewAsDef,
     mark_helpers,
 )
-from ..core.model import CALL_LEVELS, MAX_DEPTH, MAX_INT, STACK_FULL, RulesError
+from ..core.model import CALL_LEVELS, MAX_DEPTH, STACK_FULL, RulesError
 from ..core.windows import WINDOW_BY_ID, WINDOWS
 from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
@@ -63,6 +63,15 @@ for _w in WINDOWS:
     WINDOW_NAMES[normalize(_w.zh)] = _w.id
 
 
+#: A check stops at this many errors: past them the rest is noise, and each error's hint may
+#: search every name known (a file of thousands of unknown names would cost their square).
+MAX_ERRORS = 100
+
+
+class TooManyErrors(Exception):
+    """Raised by the error that reaches MAX_ERRORS: the build stops there."""
+
+
 class Compiler:
     """Compiles definitions against a table of card kinds; collects diagnostics."""
 
@@ -75,6 +84,7 @@ class Compiler:
         # every `let`/`for` name of the body being compiled, with where it is defined,
         # to tell "used before its let" and "not visible here" from a plain unknown name
         self.defined: dict[str, list[tuple[str, Span]]] = {}
+        self.like_tops: dict[CardKind, CardKind] = {}  # `like` links, for _like_top
         # declared piles (normalized name -> name, public), history queried
         self.piles: dict[str, tuple[str, bool]] = {}
         self.history_used = False  # text outside any skill (a card, a procedure) queries the history
@@ -111,6 +121,8 @@ class Compiler:
         lines = self.lines_of(span.file)
         source = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
         self.diagnostics.append(Diagnostic(span, message, hint, source))
+        if len(self.diagnostics) >= MAX_ERRORS:
+            raise TooManyErrors
 
     def warn(self, span: Span, message: str, hint: str = "") -> None:
         lines = self.lines_of(span.file)
@@ -121,6 +133,17 @@ class Compiler:
         kind = self.cards.get(normalize(name)) or self.cards.get(name.lower())
         if kind is None:
             self.error(span, f"unknown card '{name}'", did_you_mean(name, self.card_names()))
+        return kind
+
+    def _like_top(self, kind: CardKind) -> CardKind:
+        """The card at the top of kind's chain of `like`s so far (a union-find with path
+        halving, so that finding a cycle costs next to nothing however long the chain)."""
+        tops = self.like_tops
+        while kind in tops:
+            above = tops[kind]
+            if above in tops:
+                tops[kind] = tops[above]
+            kind = above
         return kind
 
     def card_names(self) -> list[str]:
@@ -191,7 +214,8 @@ class Compiler:
                 kind.skill.slot = kind.type  # works while the card is equipped
             else:
                 kind.skill.rule = True  # a rule of the game while the card is in the deck (酒's +1)
-        has_use = any(isinstance(m, ast.UseClause) for m in node.members) or kind.like is not None
+        has_use = any(isinstance(m, ast.UseClause) or (isinstance(m, ast.Prop) and m.name.text == "like")
+                      for m in node.members)  # a `like` refused is an error of its own
         if kind.type in ("basic", "trick", "delayed") and not has_use:
             self.error(node.name.span, f"card '{kind.name}' has no `use` clause", "say when it can be used: `use play: one other;`")
         self.use_vars = set()
@@ -226,11 +250,14 @@ class Compiler:
         value = m.values[0]
         if schema.CARD_PROPS[name] == "card":
             base = self.card_kind(getattr(value, "text", str(value)), value.span)
-            if base is not None:
-                if base is kind:
-                    self.error(value.span, "a card cannot be like itself")
+            if base is not None and kind.like is None:  # a second `like` is an error (twice)
+                if self._like_top(base) is kind:
+                    self.error(value.span, "a card cannot be like itself" + (
+                        "" if base is kind else f": '{base.name}' is already a kind of '{kind.name}'"),
+                        "" if base is kind else "`like` names the card this one is a kind of: drop one of the two")
                 else:
                     kind.like = base
+                    self.like_tops[kind] = base
             return
         if schema.CARD_PROPS[name] == "int":
             if not isinstance(value, ast.Int):
@@ -741,10 +768,7 @@ class Compiler:
         self.error(span, f"unknown variable '{name}'", hint)
 
     def expr(self, e, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
-        if isinstance(e, ast.Int):
-            if e.value > MAX_INT:
-                self.error(e.span, f"the number {e.value} is too large",
-                           f"numbers in text are at most {MAX_INT} (see Budgets in docs/language.md)")
+        if isinstance(e, ast.Int):  # within ±MAX_INT: the parser (MAX_NUMBER) and the cache see to it
             return const(e.value), "int"
         if isinstance(e, ast.Str):
             return const(e.value), "str"
@@ -905,10 +929,8 @@ class Compiler:
             return const(None), "any"
         n = len(c.args)
         if n < builtin.required or n > len(builtin.params):
-            want = (f"{builtin.required}" if builtin.required == len(builtin.params)
-                    else f"{builtin.required} to {len(builtin.params)}")
             sig = ", ".join(p.name for p in builtin.params)
-            self.error(c.span, f"'{name}' takes {want} arguments, got {n}", f"{name}({sig})")
+            self.error(c.span, schema.arity_message(name, builtin.required, len(builtin.params), n), f"{name}({sig})")
             return const(None), builtin.returns
         args = [self.argument(a, p.type, scope) for a, p in zip(c.args, builtin.params, strict=False)]
         kwargs: dict[str, Callable[[Ctx], Any]] = {}

@@ -136,12 +136,12 @@ def call(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
                 soundness.unknown_call_hint(name, known))  # a near spelling, or those of its area
 
 
-def _arity(comp: Compiler, c: ast.Call, low: int, high: int) -> bool:
+def _arity(comp: Compiler, c: ast.Call, low: int, high: int | None) -> bool:
+    """Whether the call has from low to high arguments (high None: any number from low)."""
     n = len(c.args)
-    if low <= n <= high:
+    if low <= n and (high is None or n <= high):
         return True
-    want = str(low) if low == high else (f"at least {low}" if high > 99 else f"{low} to {high}")
-    comp.error(c.span, f"'{c.name.text}' takes {want} arguments, got {n}", FUNCTIONS[c.name.text])
+    comp.error(c.span, schema.arity_message(c.name.text, low, high, n), FUNCTIONS[c.name.text])
     return False
 
 
@@ -202,7 +202,7 @@ def _extreme(pick: Callable[..., int]) -> Callable[[Compiler, ast.Call, Scope], 
         where, name = c.span, c.name.text
         keyed = _keyed(comp, c, scope, "int")
         if keyed is None and len(c.args) != 1:
-            if not _arity(comp, c, 2, 999):
+            if not _arity(comp, c, 2, None):  # an argument list is flat: any length
                 return const(0), "int"
             parts = tuple(comp.expr_int(a, scope) for a in c.args)
             return (lambda ctx: pick(p(ctx) for p in parts)), "int"

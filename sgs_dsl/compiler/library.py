@@ -12,6 +12,7 @@ import attrs
 from ..core.defs import CardKind, CardSpec, Ruleset, Skill
 from ..core.model import Card
 from ..core.modes import MODE_SPECS, ModeOption
+from ..gcpause import no_gc
 from ..resources import library_files
 from ..syntax import ast
 from ..syntax.cache import parse_cached
@@ -19,7 +20,7 @@ from ..syntax.diagnostics import Diagnostic, SgsError, Span, did_you_mean
 from ..syntax.names import normalize
 from ..syntax.source import decode_source, read_bytes
 from . import misreads, moves_check, procedures, schema, state_check
-from .compiler import Compiler
+from .compiler import MAX_ERRORS, Compiler, TooManyErrors
 
 # what every ruleset may say, whatever its mode (core/modes.py declares each mode's own options)
 RULESET_PROPS = ("mode", "decks", "heroes", "max_turns", "variants")
@@ -144,6 +145,11 @@ def _collect(paths: Sequence[Path]) -> list[Path]:
 
 def build(files: Sequence[Path]) -> Library:
     """Parse, check and compile files into a Library; raise SgsError listing every problem."""
+    with no_gc():  # the trees and closures built stay alive: nothing for the collector to find
+        return _build(files)
+
+
+def _build(files: Sequence[Path]) -> Library:
     modules: list[ast.Module] = []
     diagnostics: list[Diagnostic] = []
     for f in files:
@@ -154,11 +160,19 @@ def build(files: Sequence[Path]) -> Library:
     lines = {m.path: m.lines for m in modules}
     compiler = Compiler({}, lambda path: lines.get(path, ()))
     compiler.know_levels(modules)
-    library = _Builder(compiler, modules).build()
+    stopped = False
+    try:
+        library = _Builder(compiler, modules).build()
+    except TooManyErrors:
+        stopped = True
     diagnostics.extend(compiler.diagnostics)
     if diagnostics:
         order = {str(f): i for i, f in enumerate(files)}
         diagnostics.sort(key=lambda d: (order.get(d.span.file, len(order)), d.span.file, d.span.line, d.span.column))
+        if stopped:  # said last, at the error the check stopped at
+            diagnostics.append(Diagnostic(compiler.diagnostics[-1].span,
+                                          f"too many errors: the check stopped here, at its {MAX_ERRORS}th",
+                                          "fix these and check again", severity="note"))
         raise SgsError(diagnostics)
     library.files = tuple(str(f) for f in files)
     library.warnings = tuple(sorted(compiler.warnings, key=lambda d: (d.span.file, d.span.line, d.span.column)))
@@ -202,9 +216,9 @@ class _Builder:
         procedures.compile_all(self.c, procs)
         for d, kind in nodes:
             self.c.compile_card(d, kind)
+        inherited: set[int] = set()
         for _, kind in nodes:
-            if kind.like is not None:
-                _inherit(kind, kind.like)
+            _inherit_chain(kind, inherited)
         skills = self.skills()
         heroes = self.heroes(skills)
         generals = self.generals(skills)
@@ -515,11 +529,23 @@ class _Builder:
         return lords
 
 
+def _inherit_chain(kind: CardKind, inherited: set[int]) -> None:
+    """Inherit along a chain of `like`s from its top down, each card once (no recursion: a
+    chain may be as long as a file has cards)."""
+    chain: list[tuple[CardKind, CardKind]] = []
+    k = kind
+    while k.like is not None and id(k) not in inherited:
+        chain.append((k, k.like))
+        k = k.like
+    for k, base in reversed(chain):
+        _inherit(k, base)
+        inherited.add(id(k))
+
+
 def _inherit(kind: CardKind, base: CardKind) -> None:
     """A card `like` another takes what it does not say itself: when and on whom it is used,
-    its limit and distance, and its blocks (火殺 is 殺 with the fire nature)."""
-    if base.like is not None:
-        _inherit(base, base.like)
+    its limit and distance, and its blocks (火殺 is 殺 with the fire nature); the base has
+    inherited from its own base first (`_inherit_chain`)."""
     own_uses = bool(kind.uses)
     kind.uses = kind.uses or base.uses
     kind.choose = kind.choose or (() if own_uses else base.choose)  # `choose` goes with the `use` it serves

@@ -4,6 +4,7 @@ reserved word. Each is a located error with the fix in its hint."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import attrs
@@ -69,7 +70,9 @@ def pattern_term(c: Any, term: tuple[ast.PatAtom, ...]) -> None:
 
 
 def _contradiction(c: Any, term) -> str:
-    kinds = [k for k in (_kind(c, a) for a in term) if k is not None]
+    # each card once: the pairs below are of distinct cards, so a term of any length costs
+    # at most (cards in the library)^2
+    kinds = list({k.name: k for k in (_kind(c, a) for a in term) if k is not None}.values())
     for i, a in enumerate(kinds):
         for b in kinds[i + 1:]:
             if not (a.is_a(b.name) or b.is_a(a.name)):
@@ -102,9 +105,10 @@ def _kind(c: Any, atom: ast.PatAtom):
 def unused_lets(c: Any, body) -> None:
     """A `let` whose variable is never read: often a misspelt name that silently defined a new
     variable (a warning: the text still loads)."""
-    read = {node.name for node in _nodes(body) if isinstance(node, ast.Var)}
-    read |= {node.path[0].text for node in _nodes(body) if isinstance(node, ast.Set)}
-    for node in _nodes(body):
+    nodes = _nodes(body)
+    read = {node.name for node in nodes if isinstance(node, ast.Var)}
+    read |= {node.path[0].text for node in nodes if isinstance(node, ast.Set)}
+    for node in nodes:
         if isinstance(node, ast.Let) and node.name.text not in read:
             c.warn(node.name.span, f"the variable '{node.name.text}' is never read",
                    "use it, or drop the `let` (is a later use of it misspelt?)")
@@ -121,13 +125,24 @@ def unused_states(c: Any, members: tuple) -> None:
                    f'use it (`remember(you, "{m.name.text}", VALUE)`, `recall(you, "{m.name.text}")`), or drop it')
 
 
-def _nodes(node):
-    """Every AST node under `node` (a tuple of statements, a statement, an expression)."""
-    if isinstance(node, tuple):
-        for item in node:
-            yield from _nodes(item)
-    elif attrs.has(type(node)):
-        yield node
-        for field in attrs.fields(type(node)):
-            if field.name != "span":
-                yield from _nodes(getattr(node, field.name))
+def _nodes(node) -> list:
+    """Every AST node under `node` (a tuple of statements, a statement, an expression), in
+    source order: a loop over a stack, not a generator per level of the tree."""
+    found = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend(reversed(item))
+            continue
+        fields = _node_fields(type(item))
+        if fields is not None:
+            found.append(item)
+            stack.extend(getattr(item, name) for name in reversed(fields))
+    return found
+
+
+@functools.cache
+def _node_fields(cls: type) -> tuple[str, ...] | None:
+    """The fields of an AST node class but its span; None for a class that is no node."""
+    return tuple(f.name for f in attrs.fields(cls) if f.name != "span") if attrs.has(cls) else None

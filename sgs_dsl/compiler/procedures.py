@@ -114,7 +114,8 @@ def call(comp: Compiler, c: ast.Call, scope: Scope) -> tuple[Callable[[Ctx], Any
         comp.error(c.kwargs[0][0].span, f"'{proc.name}' takes no options", proc.signature())
         return const(None), proc.returns
     if len(c.args) != len(proc.params):
-        comp.error(c.span, f"'{proc.name}' takes {len(proc.params)} arguments, got {len(c.args)}", proc.signature())
+        comp.error(c.span, schema.arity_message(proc.name, len(proc.params), len(proc.params), len(c.args)),
+                   proc.signature())
         return const(None), proc.returns
     args = tuple(_argument(comp, a, name, t, proc, scope) for a, (name, t) in zip(c.args, proc.params, strict=True))
     names = tuple(name for name, _ in proc.params)

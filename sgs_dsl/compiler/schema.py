@@ -254,6 +254,22 @@ class Builtin:
         return len(self.params) if self.min_args < 0 else self.min_args
 
 
+def arity_message(name: str, low: int, high: int | None, got: int) -> str:
+    """What a call given `got` arguments is told, for every effect, function and procedure
+    alike: the one count it takes, or the bound it missed (high None: no upper bound)."""
+    if low == high:
+        want = _arguments(low)
+    elif got < low:
+        want = f"at least {_arguments(low)}"
+    else:
+        want = f"at most {_arguments(high or 0)}"
+    return f"'{name}' takes {want}, got {got}"
+
+
+def _arguments(n: int) -> str:
+    return "no arguments" if n == 0 else "1 argument" if n == 1 else f"{n} arguments"
+
+
 P = Param
 BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("draw", (P("player", "player"), P("n", "int")), {}, "none", "the player draws n cards"),

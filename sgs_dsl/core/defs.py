@@ -225,10 +225,18 @@ class CardKind:
     @property
     def rule_name(self) -> str:
         """The name the rules know it by: 火殺 and 雷殺 are 殺 for limits and answers."""
-        return self.like.rule_name if self.like is not None else self.name
+        kind = self
+        while kind.like is not None:
+            kind = kind.like
+        return kind.name
 
     def is_a(self, name: str) -> bool:
-        return self.name == name or (self.like is not None and self.like.is_a(name))
+        kind: CardKind | None = self  # a loop, not a recursion: a chain of `like`s may be long
+        while kind is not None:
+            if kind.name == name:
+                return True
+            kind = kind.like
+        return False
 
     def mode(self, context: str) -> UseMode | None:
         """The first use of the card in `context` (None: it has none there)."""

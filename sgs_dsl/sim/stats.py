@@ -264,7 +264,8 @@ def format_summary(report: dict[str, Any]) -> str:
     lines.extend(_agent_lines(report.get("agents", {})))
     t = report["turns"]
     lines.append(f"turns: mean {t['mean']:.1f}, median {t['median']:g}, max {t['max']}")
-    lines.append(f"errors: {report['errors']}, capped games: {report['capped']}, "
+    cap = f" (at the turn cap of {report['max_turns']})" if "max_turns" in report else ""
+    lines.append(f"errors: {report['errors']}, capped games: {report['capped']}{cap}, "
                  f"timed out: {report['timed_out']}")
     for sample in report["error_samples"]:
         first = sample["error"].strip().splitlines()[-1] if sample["error"].strip() else "?"

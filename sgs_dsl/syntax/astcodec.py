@@ -27,8 +27,10 @@ from .diagnostics import Span
 #: Deeper than any AST the parser accepts (the front end's nesting limit is far below);
 #: shallow enough that rebuilding stays well inside Python's recursion limit.
 MAX_DEPTH = 300
-#: Larger than any literal the parser accepts.
+#: Larger than any line or column the parser can give (a span).
 MAX_INT = 10**18
+#: A number of the tree (a literal, a `view_as` count): what the parser accepts, no more.
+MAX_NUMBER = 10**9  # parser.MAX_NUMBER, not imported: a warm start does not import the parser
 
 class CodecError(ValueError):
     """An encoded AST that is not one the parser could have produced."""
@@ -84,9 +86,12 @@ def _decoder(hint: Any) -> Decoder:
 
 
 def _span(value: Any, path: str, depth: int) -> Span:
-    if not (isinstance(value, list) and len(value) == 3 and all(_is_int(v) and 0 <= v <= MAX_INT for v in value)):
-        raise CodecError(f"bad span {value!r}")
-    return Span(path, *value)
+    if type(value) is list and len(value) == 3:  # one per node: written out, not a generator; bool is no int
+        line, column, end = value
+        if (type(line) is int and type(column) is int and type(end) is int
+                and 0 <= line <= MAX_INT and 0 <= column <= MAX_INT and 0 <= end <= MAX_INT):
+            return Span(path, line, column, end)
+    raise CodecError(f"bad span {value!r}")
 
 
 def _none(value: Any, path: str, depth: int) -> None:
@@ -94,15 +99,11 @@ def _none(value: Any, path: str, depth: int) -> None:
         raise CodecError(f"expected null, found {value!r}")
 
 
-def _is_int(value: Any) -> bool:
-    return type(value) is int  # bool is not an int here
-
-
 def _scalar(kind: type) -> Decoder:
     def check(value: Any, path: str, depth: int) -> Any:
         if type(value) is not kind:
             raise CodecError(f"expected {kind.__name__}, found {type(value).__name__}")
-        if kind is int and abs(value) > MAX_INT:
+        if kind is int and abs(value) > MAX_NUMBER:
             raise CodecError("integer too large")
         return value
     return check
@@ -115,7 +116,8 @@ def _tuple(args: tuple[Any, ...]) -> Decoder:
         def homogeneous(value: Any, path: str, depth: int) -> tuple[Any, ...]:
             if not isinstance(value, list):
                 raise CodecError("expected a list")
-            return tuple(item(v, path, depth + 1) for v in value)
+            depth += 1
+            return tuple([item(v, path, depth) for v in value])
         return homogeneous
     items = [_decoder(a) for a in args]
 
@@ -148,7 +150,8 @@ def _union(options: tuple[Any, ...]) -> Decoder:
         fields = _fields(cls)
         if len(value) != len(fields) + 1:
             raise CodecError(f"{cls.__name__} has {len(fields)} fields, found {len(value) - 1}")
-        return cls(*(d(v, path, depth + 1) for d, v in zip(fields, value[1:], strict=True)))
+        depth += 1
+        return cls(*[d(v, path, depth) for d, v in zip(fields, value[1:], strict=True)])
     return node
 
 

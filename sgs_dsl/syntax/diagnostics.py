@@ -31,7 +31,7 @@ class Diagnostic:
     message: str
     hint: str = ""
     source_line: str = ""
-    severity: str = "error"  # or "warning": shown by `sgs check`, never stops a load
+    severity: str = "error"  # or "warning": shown by `sgs check`, never stops a load; or "note"
 
     def render(self) -> str:
         # escaped here, not only when printed, so that the caret lines up with what is shown

@@ -8,17 +8,15 @@ far from Python's recursion limit; docs/reliability.md lists them.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import functools
-import gc
 import re
-from collections.abc import Iterator
 
 import attrs
 import lark
 from lark import Token, Transformer_NonRecursive, v_args
 
+from ..gcpause import no_gc
 from ..resources import data_dir
 from . import ast
 from .diagnostics import LONGEST_NAME, Diagnostic, SgsError, Span, did_you_mean
@@ -32,6 +30,11 @@ MAX_NESTING = 64
 #: The most digits a number may have (every count in the game is small; Python's int() of
 #: thousands of digits is slow or refused).
 MAX_DIGITS = 18
+#: The largest number text may write, wherever it stands: an expression, a card's, hero's or
+#: ruleset's property, a `view_as` count, a ruling. The same bound as the numbers text
+#: computes (core.model.MAX_INT; a test holds the two equal), checked here, as each number
+#: is read, so that no later stage has a number to check.
+MAX_NUMBER = 10**9
 
 # How terminals are named in "expected ..." messages; keyword and punctuation terminals are
 # shown as written ('card', '['), never by lark's internal names.
@@ -55,6 +58,9 @@ def _check_int(token: Token) -> Token:
     if len(token) > MAX_DIGITS:
         raise _LimitError(token, f"a number of {len(token):,} digits; the limit is {MAX_DIGITS} digits",
                           "numbers in the rules are small counts: hp, cards, distances, turns")
+    if int(token) > MAX_NUMBER:
+        raise _LimitError(token, f"the number {token} is too large",
+                          f"numbers in text are at most {MAX_NUMBER} (see Budgets in docs/language.md)")
     return token
 
 
@@ -71,7 +77,7 @@ def parse_tree(text: str, path: str, grammar_file: str = "sgs.lark") -> lark.Tre
     text = clean_text(text)
     _check_brackets(text, path)
     try:
-        with _no_gc():
+        with no_gc():
             return parser(grammar_file).parse(text)
     except lark.exceptions.UnexpectedInput as error:
         raise SgsError([_syntax_diagnostic(error, path, source_lines(text), grammar_file)]) from None
@@ -84,23 +90,10 @@ def parse(text: str, path: str = "<text>") -> ast.Module:
     text = clean_text(text)
     tree = parse_tree(text, path)
     lines = source_lines(text)
-    with _no_gc():
+    with no_gc():
         definitions = tuple(_ToAst(path).transform(tree))
     _check_nesting(definitions, path, lines)
     return ast.Module(path=path, definitions=definitions, lines=lines)
-
-
-@contextlib.contextmanager
-def _no_gc() -> Iterator[None]:
-    """Building a tree allocates many objects and frees few: the cyclic collector would only
-    scan them again and again (it doubles the time a big file takes)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _located(path: str, lines: tuple[str, ...], span: Token | Span, message: str, hint: str) -> Diagnostic:
