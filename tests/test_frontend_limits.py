@@ -42,6 +42,12 @@ def own_cache(cache_dir, monkeypatch):
     monkeypatch.setenv("SGS_CACHE_DIR", str(cache_dir))
 
 
+# Seconds within which the inputs here must be answered: a backstop against work quadratic
+# in the size of the text (which took minutes to hours on these inputs), not a timing, which
+# a loaded machine would make flaky; the figures are measured in benchmarks/ (docs/performance.md).
+BACKSTOP = 60
+
+
 def skill(body: str, trigger: str = "on damaged") -> str:
     return f"skill 測深 ceshen {{ {trigger} {{ {body} }} }}\n"
 
@@ -53,7 +59,7 @@ def sgs(tmp_path: Path, data: str | bytes, command: str = "check", name: str = "
     start = time.perf_counter()
     result = CliRunner().invoke(main, [command, str(path)])
     elapsed = time.perf_counter() - start
-    assert elapsed < 5, f"{command} took {elapsed:.1f} s"
+    assert elapsed < BACKSTOP, f"{command} took {elapsed:.1f} s"
     assert "Traceback" not in result.output and "internal error" not in result.output, result.output
     return result, path
 
@@ -280,7 +286,7 @@ def test_a_100kB_line_with_a_syntax_error_is_located_at_once(text):
     start = time.perf_counter()
     d = only(lambda: parse(text, "x.sgs"))
     rendered = d.render()
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < BACKSTOP
     assert d.span.line >= 1 and d.message
     assert all(len(line) < 400 for line in rendered.splitlines()), "a long line is shown as a window"
     assert len(d.message) < 300
@@ -302,7 +308,7 @@ def test_a_long_file_with_an_error_at_the_end_is_located_at_once(head, tail, lin
     start = time.perf_counter()
     d = only(lambda: parse(text, "x.sgs"))
     d.render()
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < BACKSTOP
     assert d.span.line == line and d.message.startswith(message), d.render()
 
 
