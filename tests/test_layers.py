@@ -14,8 +14,9 @@ from sgs_dsl.engine import history
 
 PACKAGE = Path(__file__).resolve().parents[1] / "sgs_dsl"
 
-# modules at the package's root that import nothing of it (where data files are, safe text)
-LEAVES = {"resources", "textsafe"}
+# modules at the package's root that import nothing of it (where data files are, safe text,
+# the collector paused while a big tree is built)
+LEAVES = {"gcpause", "resources", "textsafe"}
 # which layers a layer may import (besides itself); syntax is the front end every layer reads spans from
 ALLOWED = {
     "syntax": set(),
