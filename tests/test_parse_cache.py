@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import sgs_dsl
 from sgs_dsl.cli import main
 from sgs_dsl.compiler.library import build
 from sgs_dsl.resources import library_files
@@ -125,9 +126,12 @@ def warm_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_warm_start_loads_the_library_without_parsing(warm_base):
     probe = ("import sys\nfrom sgs_dsl.compiler.library import load_library\n"
              "print(len(load_library().cards), 'lark' in sys.modules)")
-    env = {**os.environ, "SGS_CACHE_DIR": str(warm_base), "PYTHONPATH": str(Path(__file__).parent.parent)}
+    # the package these tests import (installed, or the checkout): its files are the entries' paths
+    package_root = Path(sgs_dsl.__file__).resolve().parent.parent
+    env = {**os.environ, "SGS_CACHE_DIR": str(warm_base), "PYTHONPATH": str(package_root)}
     env.pop("SGS_NO_CACHE", None)
-    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True,
+                         cwd=warm_base)
     cards, lark = out.stdout.split()
     assert int(cards) > 40 and lark == "False"
 
