@@ -216,8 +216,7 @@ class HegemonyMode(Mode):
     @staticmethod
     def _name(seat: Generals) -> str:
         """A seat's name as the table shows it: its face-up generals, 暗將 for a face-down one."""
-        return "·".join("移除" if removed else g.name if shown else "暗將"
-                        for g, shown, removed in zip(seat.cards, seat.shown, seat.removed, strict=True))
+        return f"{_face(seat, HEAD)}·{_face(seat, DEPUTY)}"
 
     # ------------------------------------------------------------ during the game
     def has_skill(self, player: Player, skill: Any) -> bool:
@@ -468,6 +467,13 @@ class HegemonyMode(Mode):
     def seat_heroes(self, game: Any, player: Player) -> tuple[str, ...]:
         seat = self.generals.get(player.seat)
         return tuple(c.name for c in seat.cards) if seat is not None else ()
+
+
+def _face(seat: Generals, slot: int) -> str:
+    """What the table shows of one general card: its name face up, 暗將 face down, 移除 removed."""
+    if seat.removed[slot]:
+        return "移除"
+    return seat.cards[slot].name if seat.shown[slot] else "暗將"
 
 
 def _deal(cards: list[Any], n: int, each: int, rng: Any) -> list[list[Any]]:
