@@ -480,27 +480,41 @@ class Module:
 def children(node: object) -> list[object]:
     """The nodes directly inside a node (inside its tuples too), in source order."""
     out: list[object] = []
+    nodes = _node_classes()
     for name in _node_fields(type(node)):
         value = getattr(node, name)
-        for item in value if isinstance(value, tuple) else (value,):
-            if isinstance(item, tuple):  # a keyword argument: (name, value)
-                out.extend(x for x in item if attrs.has(type(x)))
-            elif attrs.has(type(item)):
+        for item in value if type(value) is tuple else (value,):
+            if type(item) is tuple:  # a keyword argument: (name, value)
+                out.extend(x for x in item if type(x) in nodes)
+            elif type(item) in nodes:
                 out.append(item)
     return out
 
 
 def levels(definitions: tuple[object, ...]) -> Iterator[tuple[object, int]]:
-    """Every node of the definitions with its level of nesting: a definition is level 1, and
-    what a node holds one level below it (names and numbers count as no level of their own,
-    as they hold nothing). Walked with an explicit stack, in source order."""
+    """Every node of the definitions that holds others, with its level of nesting: a
+    definition is level 1, and what a node holds one level below it (names and numbers, which
+    hold nothing, are no level of their own and are passed over). Walked with an explicit
+    stack, in source order."""
     stack: list[tuple[object, int]] = [(d, 1) for d in reversed(definitions)]
     while stack:
         node, depth = stack.pop()
         yield node, depth
-        stack.extend((child, depth + 1) for child in reversed(children(node)))
+        inside = [child for child in children(node) if _node_fields(type(child))]
+        if inside:
+            inside.reverse()
+            stack.extend((child, depth + 1) for child in inside)
+
+
+_SCALARS = frozenset({"str", "int", "bool", "str | None", "int | None", "bool | None"})
 
 
 @functools.cache
 def _node_fields(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in attrs.fields(cls) if f.name != "span")
+    """The fields of a node class that may hold nodes: all but its span and its plain values."""
+    return tuple(f.name for f in attrs.fields(cls) if f.name != "span" and f.type not in _SCALARS)
+
+
+@functools.cache
+def _node_classes() -> frozenset[type]:
+    return frozenset(v for v in globals().values() if isinstance(v, type) and attrs.has(v))
