@@ -1,4 +1,4 @@
-"""The front end on text of any size or shape (issue 8, item 2): huge numbers, deep nesting,
+"""The front end on text of any size or shape: huge numbers, deep nesting,
 huge files and lines, odd encodings and line endings, full-width punctuation, control
 characters. Each gets a located error (file:line:col, the line, a caret, a hint) and exit
 status 1, or is read as it should be; never a traceback, never exit 70, and fast."""

@@ -237,7 +237,7 @@ def _plays_cleanly(tmp_path: Path, name: str, skill: str, hp: int = 4) -> None:
 
 def test_cards_revealed_in_a_delayed_tricks_use_windows_go_back(tmp_path: Path) -> None:
     # `on using { if count(reveal(1)) > 0 { ... } }` on a delayed trick's use (which opens the
-    # use windows since issue 13): the revealed card stayed in the processing area
+    # use windows, opened since): the revealed card stayed in the processing area
     _plays_cleanly(tmp_path, "reveal_on_using", 'skill 生技 shengji "測試" {\n  on using {\n'
                    "    if count(reveal(1)) > 0 { draw(you, 1); }\n  }\n}\n")
 

@@ -280,7 +280,7 @@ def test_a_ruling_table_that_starts_with_a_winner_may_be_played(library):
 
 
 def test_a_ruling_table_at_hp_0_is_refused_when_it_loads():
-    """A living seat at hp 0 outside a dying situation cannot happen (issue 9): a load error."""
+    """A living seat at hp 0 outside a dying situation cannot happen: a load error."""
     with pytest.raises(SgsError, match="seat 1 has hp 0"):
         peach_ruling(hp=0, after=1)
 

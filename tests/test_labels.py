@@ -1,7 +1,7 @@
 """Questions a judge can predict and traces a judge can read: every question names what
 asks it and offers options that say what they do (never a bare 是／否), the label grammar
 of docs/rulings.md holds for every example it shows, `confirm` labels are checked at load
-time, and the trace lines of issue 9 item 5 read as they should."""
+time, and the trace lines read as they should."""
 
 from __future__ import annotations
 
@@ -191,7 +191,7 @@ def test_labels_are_text_written_in_the_file_and_differ(tmp_path):
     assert error.startswith("3:8: both answers of 'confirm' are labelled '摸'")
 
 
-# ---------------------------------------------------------------- readable traces (issue 9, item 5)
+# ---------------------------------------------------------------- readable traces
 
 
 def ruling_trace(traces, title: str) -> tuple[str, ...]:

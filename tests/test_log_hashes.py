@@ -6,7 +6,7 @@ rules fix, a new window line), regenerate the hashes and say why in the commit:
 
     SGS_WRITE_LOG_HASHES=1 pytest tests/test_log_hashes.py
 
-A change meant only to make the engine faster must leave every hash as it is (issue 15)."""
+A change meant only to make the engine faster must leave every hash as it is."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ranges, extra targets and distances (issue 13: 天義, 短兵, 奮迅, 度勢): the checker's located
+"""Ranges, extra targets and distances (天義, 短兵, 奮迅, 度勢): the checker's located
 errors for `modify range(CARD)`, `modify targets(CARD) += N where COND`, the `player` of a
 distance modifier and `times_used`; and, at unit level, what each computes. Their effects in
 play are the rulings of tests/rulings/generals_wu2.ruling."""

@@ -1,4 +1,4 @@
-"""Text the grammar accepts but that would be read otherwise than meant (issue 11): each is a
+"""Text the grammar accepts but that would be read otherwise than meant: each is a
 located error with a hint, and the right way to write it is accepted."""
 
 from __future__ import annotations

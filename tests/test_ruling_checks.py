@@ -1,4 +1,4 @@
-"""The expectations of issue 9, item 2, and the impossible tables of item 1: each check
+"""A ruling's expectations, and the impossible tables: each check
 holds when its state is so and fails (with the actual state and its location) when it is
 not; each table that cannot happen is a load error with file:line:col and a hint."""
 

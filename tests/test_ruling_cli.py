@@ -1,4 +1,4 @@
-"""`sgs ruling FILE --name PREFIX` (issue 9, item 6): an exact title runs that ruling; else
+"""`sgs ruling FILE --name PREFIX`: an exact title runs that ruling; else
 every ruling whose title starts with the text runs, listed one per line first when there
 are several; a text no title starts with is a usage error (exit 2)."""
 

@@ -1,4 +1,4 @@
-"""`setup;` runs the mode's setup on a ruling's table (issue 9, item 4), and how a ruling's
+"""`setup;` runs the mode's setup on a ruling's table, and how a ruling's
 runs relate to turns: phase runs of one seat in a row are one turn (item 7)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The script's step forms (issue 9, item 3): answers named by card, conversion, skill and
+"""The script's step forms: answers named by card, conversion, skill and
 hidden card; answers to questions the engine settled alone; `cannot answer` and `not
 asked`; seats named `N號位`; and every failure of a script reported, not only the first."""
 

@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RULINGS = sorted((ROOT / "tests" / "rulings").glob("*.ruling"))
 SKILL_TAGS = ("locked", "lord", "limited", "wake")
 FORBID_KINDS = ("target", "use", "play", "respond", "discard")
-# Entries no ruling or test shows taking effect yet: none since tests/rulings/coverage.ruling
-# (issue 11). It may only shrink: an entry listed but shown, or one not shown nor listed, fails.
+# Entries no ruling or test shows taking effect yet: none since tests/rulings/coverage.ruling.
+# It may only shrink: an entry listed but shown, or one not shown nor listed, fails.
 NOT_YET_SHOWN: frozenset[str] = frozenset()
 
 

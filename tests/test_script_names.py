@@ -1,4 +1,4 @@
-"""Names in either script (issue 11): a hero, skill or card named in Simplified resolves as its
+"""Names in either script: a hero, skill or card named in Simplified resolves as its
 Traditional name does, in `.sgs` text, in rulings and in `sgs explain`; and the
 Traditional/Simplified table covers every name of the library and of the shared data files."""
 

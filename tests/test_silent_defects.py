@@ -1,4 +1,4 @@
-"""Regressions for the silent defects named at the top of issue 11 that are fixed so far: a file
+"""Regressions for the silent defects that are fixed: a file
 that passes `sgs check` means what it says. Each test failed before its fix."""
 
 from __future__ import annotations

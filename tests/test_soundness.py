@@ -1,4 +1,4 @@
-"""The checker's soundness (issue 11): a value that may be none is used only once guarded, effects
+"""The checker's soundness: a value that may be none is used only once guarded, effects
 check what they are given, `==` compares values that can be equal, and a condition is true or
 false. Each error is located on the body's line with a hint; each guard is accepted."""
 

@@ -1,4 +1,4 @@
-"""Load-time checks of issue 10: actions a skill gives other players in their own play
+"""Load-time checks of actions a skill gives other players in their own play
 phase (`attach others once when player.kingdom == 群 { ... }`), compiled into an AttachDef.
 In the condition and the body `you` is the skill's owner and `player` the one who acts."""
 

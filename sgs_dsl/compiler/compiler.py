@@ -32,8 +32,8 @@ from . import (
     attach_check,
     choice_check,
     expressions,
+    filter_check,
     guards,
-    kinds2_check,
     misreads,
     moves_check,
     procedures,
@@ -324,7 +324,7 @@ class Compiler:
         triggers: dict[str, list[TriggerDef]] = {}
         modifiers, view_as, actives, forbids = [], [], [], []
         filters, equipped = [], []
-        attached = []  # issue 10: actions for others
+        attached = []  # actions for others
         # states, tags, and the values set on a use or a damage are readable
         self.states = states if states is not None else state_check.declare(self, name, members)
         misreads.unused_states(self, members)
@@ -358,10 +358,10 @@ class Compiler:
             elif isinstance(m, ast.Prop) and m.name.text == "pile":
                 continue  # declared before any text is compiled (moves_check)
             elif isinstance(m, ast.FilterSkill):
-                filters.append(kinds2_check.filter_def(self, m, name))
+                filters.append(filter_check.filter_def(self, m, name))
             elif isinstance(m, ast.Equipped):
-                equipped.append(kinds2_check.equipped_def(self, m))
-            elif isinstance(m, ast.Attach):  # issue 10
+                equipped.append(filter_check.equipped_def(self, m))
+            elif isinstance(m, ast.Attach):  # an action for others
                 attached.append(attach_check.attach_def(self, m, name))
             else:
                 self.error(m.span, "a skill holds triggers (`on`), modifiers (`modify`), `view_as`, "
@@ -463,7 +463,7 @@ class Compiler:
         scope = Scope({"you": "player", "user": "player", "card": "card"} if name == "targets" else {"you": "player"})
         if name in DISTANCE_MODIFIERS and m.subject is None:
             scope.vars["player"] = "player"
-        subject = self.modifier_subject(m, scope)  # issue 12: `for others`, `player` the one bound
+        subject = self.modifier_subject(m, scope)  # `for others`, `player` the one bound
         unlimited = isinstance(m.value, ast.Var) and m.value.name == "unlimited"
         if name == "range" and not (unlimited and m.op == "="):
             self.error(m.value.span, "`range` lifts the attack-range limit of a card: its value is `= unlimited`",

@@ -473,7 +473,7 @@ def damage_history(ctx: Ctx, player, kind, period) -> int:
     return ctx.game.history.damage(ctx.game.damage_log, player, kind, period)
 
 
-# issue 12: kingdoms, read from Player.kingdom only (the mode sets it; "" while unknown)
+# kingdoms, read from Player.kingdom only (the mode sets it; "" while unknown)
 CAREERIST = "careerist"  # 野心家: a kingdom of their own, the same as nobody's
 
 

@@ -61,7 +61,7 @@ USE_FIELDS = {
     "user": ("player", lambda u: u.user),
     "targets": ("players", lambda u: list(u.targets)),
     "damage_bonus": ("int", lambda u: u.damage_bonus),
-    "current_target": ("player?", lambda u: u.current),  # issue 12: whom it is resolving on now
+    "current_target": ("player?", lambda u: u.current),  # whom it is resolving on now
 }
 
 DAMAGE_FIELDS = {
@@ -475,7 +475,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("damage_history", (P("player", "player"), P("kind", "damage_kind"), P("period", "period")), {},
             "int", "how much damage the player dealt or took this phase, turn or round: "
             "damage_history(you, taken, turn)"),
-    # issue 12: kingdoms, in every mode (a face-down 國戰 player's kingdom is unknown: "")
+    # kingdoms, in every mode (a face-down 國戰 player's kingdom is unknown: "")
     Builtin("kingdom_known", (P("player", "player"),), {}, "bool", "the player's kingdom is known"),
     Builtin("same_kingdom", (P("a", "player"), P("b", "player")), {}, "bool",
             "a and b are of one kingdom: both known, equal, and neither a careerist (野心家)"),

@@ -86,7 +86,7 @@ class ModifierDef:
     value: Fn  # ctx -> int or None (unlimited)
     cond: Fn | None
     skill: str = ""  # whose modifier: credited in statistics when it changes an outcome
-    subject: str = "you"  # issue 12: who is bound: you / others / all (engine.bound_modifiers)
+    subject: str = "you"  # who is bound: you / others / all (engine.bound_modifiers)
     where: Fn | None = None  # `targets ... where`: each extra target's own condition (ctx: it)
 
     @property

@@ -25,8 +25,8 @@ from ..core.model import (
     UsedCard,
 )
 from ..core.windows import WINDOW_BY_ID
-from .attached import AttachedMixin  # issue 10: actions for others
-from .bound_modifiers import Bound, bound_modifiers, index_bound  # issue 12: modifiers for others
+from .attached import AttachedMixin  # actions for others
+from .bound_modifiers import Bound, bound_modifiers, index_bound  # modifiers for others
 from .choices import ChoicesMixin
 from .damage_rules import DamageRulesMixin
 from .decisions import Option, Request

@@ -214,7 +214,7 @@ class TurnMixin:
                     continue
                 if act.cond is None or act.cond(Ctx(self, {"you": player})):
                     options.append(Option(f"發動【{skill.name}】", ("active", (skill, act))))
-        options += self.attached_options(player)  # issue 10: actions other players' skills give
+        options += self.attached_options(player)  # actions other players' skills give
         options += self.mode.play_options(self, player)
         options += self.recast_options(player)
         alike = self.kinds_judged_alike(player)
@@ -238,7 +238,7 @@ class TurnMixin:
         if kind == "recast_as":  # a conversion's cards recast as the card they count as
             self.recast_as(player, subcards)
             return
-        if kind == "attach":  # issue 10
+        if kind == "attach":  # an action another player's skill gives
             self.run_attached(player, subcards)
             return
         if kind == "mode":  # an action of the mode's own (國戰: show a general)

@@ -1,4 +1,4 @@
-"""Load-time checks of issue 10's skill members: filters (`filter ♠ as ♥;`, 鎖定視為技) and
+"""Load-time checks of two skill members: filters (`filter ♠ as ♥;`, 鎖定視為技) and
 equipment a player is treated as having (`equipped 八卦陣;`), compiled into their defs."""
 
 from __future__ import annotations
