@@ -14,6 +14,7 @@ from .agents.random_agent import RandomAgent
 from .core.model import Card, GameOver, Player, RulesError
 from .engine.invariants import InvariantBroken, Invariants
 from .engine.kernel import Game
+from .engine.parts import DEFAULT_PARTS, Parts
 from .modes import make_mode
 
 DEFAULT_MAX_TURNS = 600
@@ -55,12 +56,13 @@ def ruleset_heroes(library: Any, ruleset: str) -> list[Any]:
 
 
 def setup(library: Any, ruleset: str, players: int, seed: int, agents: list[Any] | None = None,
-          log: bool = False, agent_factory: AgentFactory | None = None) -> Game:
+          log: bool = False, agent_factory: AgentFactory | None = None, parts: Parts = DEFAULT_PARTS) -> Game:
     """A table ready to play, by the ruleset's mode: the seats (roles, kingdoms), the deck
     shuffled, heroes chosen (or blank heroes seated), the opening hands. Without `agents`,
-    `agent_factory` (random agents by default) makes each seat's agent once its role is dealt."""
+    `agent_factory` (random agents by default) makes each seat's agent once its role is dealt.
+    `parts`: what the game is built from (engine/parts.py), the engine's own by default."""
     rules = library.ruleset(ruleset)
-    mode = make_mode(rules)
+    mode = (parts.mode or make_mode)(rules)
     mode.check_players(players)
     rng = random.Random(seed)
     seats = mode.seats(players, rng, with_heroes=bool(rules.heroes))
@@ -68,14 +70,14 @@ def setup(library: Any, ruleset: str, players: int, seed: int, agents: list[Any]
     rng.shuffle(deck)
     make = agent_factory or _random_agent  # the same seed draws whichever agents play
     agents = agents or [make(p, rng.randrange(2**32)) for p in seats]
-    game = Game(library, seats, deck, agents, mode, rng.randrange(2**32), log)
+    game = (parts.game or Game)(library, seats, deck, agents, mode, rng.randrange(2**32), log, parts)
     if rules.heroes:
         pool = mode.hero_pool(library, rules.heroes)
         game.hero_pool = tuple(h.name for h in pool)
         mode.choose_heroes(game, pool, rng)
     game.log(mode.opening(game))
     for p in seats:
-        game.draw(p, mode.starting_hand)
+        game.zones.draw(p, mode.starting_hand)
     return game
 
 
@@ -100,13 +102,13 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
     winner, reason, capped = "draw", "", False
     ended: GameOver | None = None
     try:
-        game.start_game()  # 遊戲開始時: setup is done, no turn has begun
+        game.start.start_game()  # 遊戲開始時: setup is done, no turn has begun
         player = game.mode.first_player(game)
         while True:
             if game.turns >= max_turns:
                 capped, reason = True, f"達到{max_turns}回合上限，平局"
                 break
-            game.take_turn(player)  # with the extra turns granted in it
+            game.extra_turns.take_turn(player)  # with the extra turns granted in it
             if invariants is not None:
                 invariants.check(free_time=True)  # between turns: a free time, fully checked
             player = game.mode.next_player(game, player)
@@ -136,9 +138,10 @@ def turn_cap(library: Any, ruleset: str, max_turns: int = DEFAULT_MAX_TURNS) -> 
 
 def play_game(library: Any, ruleset: str, players: int, seed: int, *, log: bool = False,
               max_turns: int = DEFAULT_MAX_TURNS, agents: list[Any] | None = None,
-              game_timeout: float | None = None, agent_factory: AgentFactory | None = None) -> GameResult:
+              game_timeout: float | None = None, agent_factory: AgentFactory | None = None,
+              parts: Parts = DEFAULT_PARTS) -> GameResult:
     try:
-        game = setup(library, ruleset, players, seed, agents, log, agent_factory)
+        game = setup(library, ruleset, players, seed, agents, log, agent_factory, parts)
     except RulesError as problem:  # text that fires on the opening hands (`on drawn`) ends the game
         return GameResult("draw", 0, [], 0, (), f"rules error: {problem}")
     except GameOver as over:  # ... or draws the deck dry before the first turn

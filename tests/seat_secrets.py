@@ -16,7 +16,7 @@ The secrets are worked out from the whole game, independently of the views:
 - identity: the others' roles (but the lord's and the dead's), named by a role word no seat
   known to hold it explains; the heroes dealt to another seat that no one plays.
 
-Use: `watch_games(monkeypatch)` makes every game set up from then on watched; a watched game's
+Use: `setup(..., parts=watched_parts())` builds a watched game (engine/parts.py); its
 seats play by computer agents through a TerminalAgent writing to memory (`watching_agent`). Each leak found is
 one line in `Watch.leaks`."""
 
@@ -27,13 +27,20 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import attrs
+
 from sgs_dsl.agents.registry import make_agent
 from sgs_dsl.agents.terminal import TerminalAgent
 from sgs_dsl.core.model import ROLE_ZH, Card, GameOver
 from sgs_dsl.core.vocab import PILE
+from sgs_dsl.engine.choices import Choices
 from sgs_dsl.engine.decisions import Request
 from sgs_dsl.engine.kernel import Game
+from sgs_dsl.engine.moves import Moves
+from sgs_dsl.engine.parts import DEFAULT_PARTS, Parts
+from sgs_dsl.engine.using import Using
 from sgs_dsl.engine.view import SeatView
+from sgs_dsl.engine.zones import Zones
 
 CARD_LABEL = re.compile(r"【[^】]+】[♠♥♣♦](?:10|[2-9AJQK])")
 SKILL_NAME = re.compile(r"【([^】]+)】")
@@ -161,7 +168,7 @@ class Watch:
         if zone == "hand":
             return frozenset({owner})
         if zone.startswith(PILE):
-            return frozenset({owner}) if self.game.pile_hidden(zone) else self.everyone
+            return frozenset({owner}) if self.game.moves.pile_hidden(zone) else self.everyone
         return frozenset()
 
     def learn(self, seat: int | None, cards: Iterable[Card]) -> None:
@@ -189,9 +196,9 @@ class Watch:
         game = self.game
         for p in game.players:
             for card in p.judge:
-                kind = game.judged_kind(card)
+                kind = game.turn.judged_kind(card)
                 if kind is card.kind or card.label() not in text or any(
-                        game.judged_kind(twin) is twin.kind for twin in self.by_label[card.label()] if twin is not card):
+                        game.turn.judged_kind(twin) is twin.kind for twin in self.by_label[card.label()] if twin is not card):
                     continue
                 if f"【{kind.name}】({card.label()})" not in text:
                     self.leak(seat, what, text, f"{card.label()} not shown as the 【{kind.name}】 it counts as")
@@ -291,7 +298,7 @@ class WatchedLines(list):
 
 
 class WatchedGame(Game):
-    """A Game whose log, looks and shows the watch follows."""
+    """A Game whose log and whose mode's hooks the watch follows (its processes: below)."""
 
     traced = False  # also the trace lines of rulings (windows, moves, questions)
 
@@ -317,48 +324,6 @@ class WatchedGame(Game):
             self.watch.over = True
             raise
 
-    def draw_top(self) -> Card:
-        try:
-            card = super().draw_top()
-        except GameOver:
-            self.watch.over = True
-            raise
-        self.watch.version = -1  # the card left the deck after a reshuffle's line was watched
-        return card
-
-    def move_cards(self, *args: Any, **kwargs: Any) -> None:
-        super().move_cards(*args, **kwargs)
-        self.watch.step()  # each move seen: a card may pass a face-up place between two lines
-
-    def use_card(self, user: Any, card: Any, *args: Any, **kwargs: Any) -> Any:
-        if not card.face_down:  # a card used is shown, wherever it goes (equipment: not through processing)
-            self.watch.learn(None, card.subcards)
-        return super().use_card(user, card, *args, **kwargs)
-
-    def look(self, player: Any, n: int) -> list[Card]:
-        self.watch.looking = player.seat
-        try:
-            return super().look(player, n)
-        finally:
-            self.watch.looking = None
-
-    def arrange(self, player: Any, n: int) -> None:
-        self.watch.arranging = player.seat
-        try:
-            super().arrange(player, n)
-        finally:
-            self.watch.arranging = None
-
-    def show_cards(self, cards: list[Card]) -> None:
-        self.watch.learn(None, cards)
-        super().show_cards(cards)
-
-    def look_at(self, player: Any, cards: list[Card]) -> None:
-        self.watch.learn(player.seat, cards)
-        for holder in {self.zone_of(c)[1] for c in cards} - {None}:
-            self.watch.learn(holder.seat, [c for c in cards if self.zone_of(c)[1] is holder])
-        super().look_at(player, cards)
-
     def _look_general(self, game: Any, viewer: Any, player: Any) -> str:
         mode, watch = self.mode, self.watch
         watch.glancing = (viewer.seat, player.seat)
@@ -371,6 +336,69 @@ class WatchedGame(Game):
             if card.name == name:
                 watch.looked_generals.add((viewer.seat, player.seat, slot))
         return name
+
+
+class TracedWatchedGame(WatchedGame):
+    traced = True
+
+
+class WatchedZones(Zones):
+    """Cards drawn, shown and looked at: what each seat comes to know."""
+
+    def draw_top(self) -> Card:
+        try:
+            card = super().draw_top()
+        except GameOver:
+            self.game.watch.over = True
+            raise
+        self.game.watch.version = -1  # the card left the deck after a reshuffle's line was watched
+        return card
+
+    def show_cards(self, cards: list[Card]) -> None:
+        self.game.watch.learn(None, cards)
+        super().show_cards(cards)
+
+    def look_at(self, player: Any, cards: list[Card]) -> None:
+        watch = self.game.watch
+        watch.learn(player.seat, cards)
+        for holder in {self.zone_of(c)[1] for c in cards} - {None}:
+            watch.learn(holder.seat, [c for c in cards if self.zone_of(c)[1] is holder])
+        super().look_at(player, cards)
+
+
+class WatchedMoves(Moves):
+    def move_cards(self, *args: Any, **kwargs: Any) -> None:
+        super().move_cards(*args, **kwargs)
+        self.game.watch.step()  # each move seen: a card may pass a face-up place between two lines
+
+
+class WatchedUsing(Using):
+    def use_card(self, user: Any, card: Any, *args: Any, **kwargs: Any) -> Any:
+        if not card.face_down:  # a card used is shown, wherever it goes (equipment: not through processing)
+            self.game.watch.learn(None, card.subcards)
+        return super().use_card(user, card, *args, **kwargs)
+
+
+class WatchedChoices(Choices):
+    def look(self, player: Any, n: int) -> list[Card]:
+        self.game.watch.looking = player.seat
+        try:
+            return super().look(player, n)
+        finally:
+            self.game.watch.looking = None
+
+    def arrange(self, player: Any, n: int) -> None:
+        self.game.watch.arranging = player.seat
+        try:
+            super().arrange(player, n)
+        finally:
+            self.game.watch.arranging = None
+
+
+def watched_parts(traced: bool = False, base: Parts = DEFAULT_PARTS) -> Parts:
+    """What a watched game is built from (`base`: another game's parts, watched)."""
+    return attrs.evolve(base, game=TracedWatchedGame if traced else WatchedGame, zones=WatchedZones,
+                        moves=WatchedMoves, using=WatchedUsing, choices=WatchedChoices)
 
 
 class WatchingAgent(TerminalAgent):
@@ -431,11 +459,3 @@ def watching_agent(player: Any, seed: int) -> WatchingAgent:
 def mixed_watching_agent(player: Any, seed: int) -> WatchingAgent:
     """Random agents at the even seats, heuristic ones (which read the view) at the odd seats."""
     return WatchingAgent(player.seat, seed, "heuristic" if player.seat % 2 else "random")
-
-
-def watch_games(monkeypatch: Any) -> None:
-    """Every game set up from now on (sgs_dsl.game.setup) is a WatchedGame."""
-    import sgs_dsl.game
-
-    monkeypatch.setattr(sgs_dsl.game, "Game", WatchedGame)
-

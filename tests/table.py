@@ -21,6 +21,7 @@ from sgs_dsl.core.model import RANK_FACE, SUIT_ZH, Card, Player
 from sgs_dsl.engine.decisions import Request
 from sgs_dsl.engine.invariants import check_invariants
 from sgs_dsl.engine.kernel import Game
+from sgs_dsl.engine.parts import DEFAULT_PARTS, Parts
 from sgs_dsl.game import build_deck
 from sgs_dsl.modes.identity import IdentityMode
 
@@ -95,7 +96,8 @@ def find(game: Game, text: str) -> Card:
 
 def make_table(lib: Any = None, seats: list[dict] = (), deck_top: list[str] = (),
                answers: dict[int, list[str]] | None = None, current: int = 0, discard: list[str] = (),
-               decline: bool | dict[int, bool] = True, log: bool = True, seed: int = 0) -> Game:
+               decline: bool | dict[int, bool] = True, log: bool = True, seed: int = 0,
+               parts: Parts = DEFAULT_PARTS) -> Game:
     lib = lib or library()
     deck = build_deck(lib, "basic")
     assert len(deck) == TOTAL
@@ -111,7 +113,7 @@ def make_table(lib: Any = None, seats: list[dict] = (), deck_top: list[str] = ()
     for i in range(len(seats)):
         declines = decline.get(i, True) if isinstance(decline, dict) else decline
         agents.append(TableAgent(list(answers.get(i, [])), DECLINES if declines else (), journal))
-    game = Game(lib, players, deck, agents, IdentityMode(), seed, log)
+    game = Game(lib, players, deck, agents, IdentityMode(), seed, log, parts)
     game.journal = journal  # every question answered, in order: (seat, kind, answer label)
     for p, s in zip(players, seats, strict=True):
         p.hand.extend(_take(game.deck, c) for c in s.get("hand", ()))
@@ -124,7 +126,7 @@ def make_table(lib: Any = None, seats: list[dict] = (), deck_top: list[str] = ()
     top = [_take(game.deck, c) for c in deck_top]
     game.deck.extend(reversed(top))
     game.current = players[current]
-    game.changed_skills()
+    game.skills.changed_skills()
     return game
 
 

@@ -15,9 +15,8 @@ from table import make_table
 from sgs_dsl.compiler import schema
 from sgs_dsl.compiler.library import check_paths, load_library
 from sgs_dsl.compiler.runtime import COUNTS
-from sgs_dsl.core import model
 from sgs_dsl.core.model import CALL_LEVELS, MAX_COUNT, MAX_DEPTH, MAX_INT, MAX_STEPS, Budget, RulesError
-from sgs_dsl.engine import kernel
+from sgs_dsl.engine.parts import Parts
 from sgs_dsl.game import play_game
 from sgs_dsl.sim.batch import run_batch
 from sgs_dsl.sim.stats import format_summary, summarize
@@ -37,7 +36,7 @@ def table(lib, skills: dict[int, str], seats: int = 2):
     game = make_table(lib, seats=[dict(role=r) for r in roles])
     for seat, ids in skills.items():
         game.players[seat].skills = tuple(lib.skills[i] for i in ids.split(","))
-    game.changed_skills()
+    game.skills.changed_skills()
     return game
 
 
@@ -48,7 +47,7 @@ def located(file: str, line: int, column: int, message: str) -> str:
 def play_active(game, name: str) -> None:
     """The lord's play phase, in which the lord invokes the active skill `name`."""
     game.agents[0].answers.append(f"發動【{name}】")
-    game.run_phase(game.players[0], "play")
+    game.turn.run_phase(game.players[0], "play")
 
 
 # ------------------------------------------------------------ re-entry depth
@@ -59,7 +58,7 @@ def test_a_trigger_that_sets_itself_off_stops_at_the_depth_budget(lib):
     with pytest.raises(RulesError, match=located("self_trigger.sgs", 5, 5, f"runaway text: nested more than "
                                                  f"{MAX_DEPTH} levels deep while 【反噬】 ({RUNAWAY}/"
                                                  "self_trigger.sgs:4:3) fired;")) as caught:
-        game.damage(game.players[0], 1, source=game.players[1])
+        game.hp.damage(game.players[0], 1, source=game.players[1])
     assert caught.value.span.line == 5
     # each firing's damage, at level 4 of its text (skill, trigger, statement, call), stays running
     assert game.fired["反噬"] == MAX_DEPTH // (CALL_LEVELS + 4) + 1
@@ -70,7 +69,7 @@ def test_two_skills_that_set_each_other_off_stop_at_the_depth_budget(lib):
     game = table(lib, {0: "yiya", 1: "huanya"})
     with pytest.raises(RulesError, match=located("mutual.sgs", 5, 5, "runaway text: nested more than")
                        + ".*" + re.escape(f" while 【以牙】 ({RUNAWAY}/mutual.sgs:4:3) fired;")):
-        game.damage(game.players[0], 1, source=game.players[1])
+        game.hp.damage(game.players[0], 1, source=game.players[1])
     # in turn: 以牙's damage is at level 4, 還牙's inside an `if` at level 5
     pair = 2 * CALL_LEVELS + 4 + 5
     assert (game.fired["以牙"], game.fired["還牙"]) == (MAX_DEPTH // pair + 1, MAX_DEPTH // pair)
@@ -80,13 +79,13 @@ def test_a_condition_that_asks_for_what_it_decides_stops_at_the_depth_budget(lib
     """No window and no trigger: the range modifier's condition needs the range itself."""
     game = table(lib, {0: "ziyin"})
     with pytest.raises(RulesError, match=located("range_loop.sgs", 4, 33, "runaway text: nested more than")):
-        game.in_range(game.players[0], game.players[1])
+        game.seats.in_range(game.players[0], game.players[1])
 
 
 def test_a_card_that_uses_itself_stops_at_the_card(lib):
     game = table(lib, {})
     with pytest.raises(RulesError, match=located("self_use.sgs", 2, 1, "runaway text: nested more than")):
-        game.use_virtual(game.players[0], "回環", [game.players[0]], True, False)
+        game.choices.use_virtual(game.players[0], "回環", [game.players[0]], True, False)
     assert game.budget.depth == 0  # every level was left on the way out
 
 
@@ -104,7 +103,7 @@ def test_text_nested_deep_inside_itself_ends_at_the_budget_before_python_stack_f
     recover = 42 + 10 * 30  # each `if true { ` moves the calls 10 columns right
     where = f"{re.escape(str(path))}:2:{recover}: "  # the recovery of the firing past the budget
     with pytest.raises(RulesError, match=where + "runaway text: nested more than"):
-        game.damage(game.players[0], 1)
+        game.hp.damage(game.players[0], 1)
     assert game.fired["深"] == MAX_DEPTH // (CALL_LEVELS + 4 + 30) + 1  # each `if` is one level
     assert game.budget.depth == 0
 
@@ -142,9 +141,9 @@ def _runaway(tmp_path: Path, kind: str, k: int, frames: int, message: str) -> Ru
     path.write_text(RECURSIONS[kind](k), encoding="utf-8")
     game = table(load_library([path]), {0: "digui"})
     lord = game.players[0]
-    set_off = {"trigger": lambda: game.draw(lord, 1),
-               "use": lambda: game.use_virtual(lord, "無中生有", [lord], True, False)}.get(
-                   kind, lambda: game.run_phase(lord, "prepare"))
+    set_off = {"trigger": lambda: game.zones.draw(lord, 1),
+               "use": lambda: game.choices.use_virtual(lord, "無中生有", [lord], True, False)}.get(
+                   kind, lambda: game.turn.run_phase(lord, "prepare"))
 
     def deeper(n: int) -> RulesError:
         if n > 0:
@@ -205,12 +204,12 @@ def test_each_action_has_its_own_steps(lib):
     """A second action of the same phase, and the next phase, start with the full budget."""
     game = table(lib, {0: "kongzhuan"}, seats=2)  # 2 players: 2^8 rounds, well within one action
     game.agents[0].answers.extend(["發動【空轉】", "發動【空轉】", "結束出牌"])
-    game.run_phase(game.players[0], "play")
+    game.turn.run_phase(game.players[0], "play")
     assert game.fired["空轉"] == 2
     rounds = sum(2 ** k for k in range(1, 9))  # of the eight loops, each paid when it starts
     bodies = sum(2 ** k for k in range(1, 8))  # the seven loop bodies that hold a statement
     assert game.budget.steps == MAX_STEPS - 1 - rounds - bodies  # the second action's spend only
-    game.run_phase(game.players[0], "finish")
+    game.turn.run_phase(game.players[0], "finish")
     assert game.budget.steps == MAX_STEPS
 
 
@@ -242,7 +241,7 @@ def test_a_list_used_as_a_number_stops_at_its_place(lib, card, line, column):
     game = table(lib, {})
     where = located("list_number.sgs", line, column, "expected a number, found a list")
     with pytest.raises(RulesError, match=where):
-        game.use_virtual(game.players[0], card, [game.players[0]], True, False)
+        game.choices.use_virtual(game.players[0], card, [game.players[0]], True, False)
 
 
 def test_adding_to_a_field_past_the_limit_stops_at_the_set(tmp_path):
@@ -252,7 +251,7 @@ def test_adding_to_a_field_past_the_limit_stops_at_the_set(tmp_path):
     grow = load_library([path])
     game = table(grow, {0: "zengshang"})
     with pytest.raises(RulesError, match=re.escape(f"{path}:3:5: a number ran past the limit")):
-        game.damage(game.players[1], 1, source=game.players[0])
+        game.hp.damage(game.players[1], 1, source=game.players[0])
 
 
 def test_a_number_too_large_to_write_is_a_check_error(tmp_path):
@@ -286,25 +285,20 @@ class Watched(Budget):
 
     spent = deepest = 0
 
-    @property
-    def depth(self) -> int:
-        return self.__dict__.get("level", 0)
-
-    @depth.setter
-    def depth(self, value: int) -> None:
-        self.__dict__["level"] = value
-        Watched.deepest = max(Watched.deepest, value)
+    def enter(self, span, levels=CALL_LEVELS) -> None:
+        super().enter(span, levels)
+        Watched.deepest = max(Watched.deepest, self.depth)
 
     def new_action(self) -> None:
         Watched.spent = max(Watched.spent, MAX_STEPS - self.steps)
         super().new_action()
 
 
-def test_real_games_stay_far_inside_the_budgets(monkeypatch):
-    monkeypatch.setattr(kernel, "Budget", Watched)
+def test_real_games_stay_far_inside_the_budgets():
+    Watched.spent = Watched.deepest = 0
     standard = load_library()
     for seed in range(6):
-        assert play_game(standard, "standard", 8, seed).error is None
+        assert play_game(standard, "standard", 8, seed, parts=Parts(budget=Watched)).error is None
     assert 0 < Watched.spent < MAX_STEPS // 20
     assert 0 < Watched.deepest < MAX_DEPTH // 2
 
@@ -331,9 +325,13 @@ class FakeClock:
         return self.now
 
 
-def test_a_budget_past_its_deadline_cuts_the_game_off_at_the_next_action(monkeypatch):
-    monkeypatch.setattr(model, "time", FakeClock())
-    budget = Budget()
+def on_a_fake_clock() -> Budget:
+    """A game's budget on a clock of its own: each game is cut off at its third action."""
+    return Budget(clock=FakeClock().monotonic)
+
+
+def test_a_budget_past_its_deadline_cuts_the_game_off_at_the_next_action():
+    budget = on_a_fake_clock()
     budget.limit_time(2.5)
     budget.steps = 3
     budget.new_action()
@@ -345,9 +343,8 @@ def test_a_budget_past_its_deadline_cuts_the_game_off_at_the_next_action(monkeyp
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_games_cut_off_by_the_time_limit_are_counted_apart(monkeypatch, jobs):
-    monkeypatch.setattr(model, "time", FakeClock())  # each game: cut off at its third action
-    batch = run_batch("standard", 4, 3, seed=5, jobs=jobs, game_timeout=2.5)
+def test_games_cut_off_by_the_time_limit_are_counted_apart(jobs):
+    batch = run_batch("standard", 4, 3, seed=5, jobs=jobs, game_timeout=2.5, parts=Parts(budget=on_a_fake_clock))
     assert [r.timed_out for r in batch.records] == [True] * 3
     assert all(r.error is None and r.winner == "timeout" and not r.failed for r in batch.records)
     report = summarize(batch.records, ruleset="standard", players=4, seed=5, max_turns=600, elapsed_s=1.0)

@@ -25,7 +25,7 @@ def test_a_real_card_has_one_probe_a_game_and_a_use_its_own_view() -> None:
     game = setup(library, "basic", 5, 3)
     p = game.players[0]
     card = p.hand[0]
-    probe = game.probe(p, card.kind, (card,))
-    assert game.probe(p, card.kind, (card,)) is probe  # kept for the game
-    assert game.make_card(card.kind, (card,)) is not probe  # a use makes its own
+    probe = game.hp.probe(p, card.kind, (card,))
+    assert game.hp.probe(p, card.kind, (card,)) is probe  # kept for the game
+    assert game.using.make_card(card.kind, (card,)) is not probe  # a use makes its own
     assert probe.subcards == (card,) and probe.kind is card.kind and probe.suit == card.suit

@@ -17,7 +17,7 @@ M, F = "male", "female"
 def play(game, seat: int) -> None:
     """Run seat's play phase (it becomes the current player)."""
     game.current = game.players[seat]
-    game.run_phase(game.players[seat], "play")
+    game.turn.run_phase(game.players[seat], "play")
 
 
 def seat(**kw) -> dict:
@@ -95,7 +95,7 @@ def test_sha_out_of_range_is_not_offered():
                    answers={0: ["【殺】♠7"]})
     play(g, 0)
     # seat 2 has a +1 horse: distance 2 > range 1; seat 3 is the only target, so it is not asked
-    assert g.distance(g.players[0], g.players[1]) == 2
+    assert g.seats.distance(g.players[0], g.players[1]) == 2
     assert asked(g, 0, "target") == []
     assert g.players[2].hp == 3 and g.players[1].hp == 4
     finish(g)
@@ -126,7 +126,7 @@ def test_dying_asks_from_current_player_and_needs_two_tao_at_minus_one():
     g = four([], ["桃 ♥3", "桃 ♥4"], [], ["桃 ♥6"], extra={0: dict(hand=["桃 ♥7"]), 2: dict(hp=1)},
              answers={0: ["不使用"], 1: ["使用【桃】♥3", "不使用"], 3: ["使用【桃】♥6"]})
     g.current = g.players[0]
-    g.damage(g.players[2], 2, source=g.players[0])
+    g.hp.damage(g.players[2], 2, source=g.players[0])
     p3 = g.players[2]
     assert p3.alive and p3.hp == 1 and not p3.dying
     # asked in seat order from the current player: seat 1, seat 2 (twice: it saved once, then
@@ -144,7 +144,7 @@ def test_dying_order_starts_at_current_player_not_seat_one():
     g = four(["桃 ♥3"], [], ["桃 ♥4"], [], extra={1: dict(hp=1)},
              answers={0: ["使用【桃】♥3"], 2: ["不使用"]})
     g.current = g.players[2]
-    g.damage(g.players[1], 1, source=g.players[2])
+    g.hp.damage(g.players[1], 1, source=g.players[2])
     assert g.journal == [(2, "save", "不使用"), (0, "save", "使用【桃】♥3")]
     assert g.players[1].hp == 1
     finish(g)
@@ -263,7 +263,7 @@ def test_deck_reshuffles_discard_pile_when_empty():
     del g.deck[:-1]
     g.discard_pile.extend(rest)
     last = g.deck[-1]
-    drawn = g.draw(g.players[0], 2)
+    drawn = g.zones.draw(g.players[0], 2)
     assert drawn[0] is last
     assert any("棄牌堆洗混成為新的牌堆" in line for line in g.lines)
     assert g.discard_pile == []
@@ -273,7 +273,7 @@ def test_deck_reshuffles_discard_pile_when_empty():
 
 def test_draw_phase_draws_two_from_the_top():
     g = four([], [], [], [], deck_top=["桃 ♥3", "閃 ♦2", "殺 ♠7"])
-    g.run_phase(g.players[0], "draw")
+    g.turn.run_phase(g.players[0], "draw")
     assert specs(g.players[0].hand) == ["桃 ♥3", "閃 ♦2"]
     assert specs(g.deck[-1:]) == ["殺 ♠7"]
     finish(g)
@@ -282,7 +282,7 @@ def test_draw_phase_draws_two_from_the_top():
 def test_discard_phase_down_to_hp():
     g = four(["殺 ♠7", "殺 ♠8", "閃 ♦2", "桃 ♥3", "決鬥 ♠A"], [], [], [], extra={0: dict(hp=2)},
              answers={0: ["【殺】♠8", "【決鬥】♠A", "【殺】♠7"]})
-    g.run_phase(g.players[0], "discard")
+    g.turn.run_phase(g.players[0], "discard")
     assert specs(g.players[0].hand) == ["閃 ♦2", "桃 ♥3"]
     assert specs(g.discard_pile) == ["殺 ♠8", "決鬥 ♠A", "殺 ♠7"]
     finish(g)
@@ -290,7 +290,7 @@ def test_discard_phase_down_to_hp():
 
 def test_no_discard_when_hand_within_hp():
     g = four(["殺 ♠7", "殺 ♠8"], [], [], [], extra={0: dict(hp=2)})
-    g.run_phase(g.players[0], "discard")
+    g.turn.run_phase(g.players[0], "discard")
     assert len(g.players[0].hand) == 2 and asked(g, 0) == []
     finish(g)
 
@@ -298,7 +298,7 @@ def test_no_discard_when_hand_within_hp():
 def test_whole_turn_draw_play_discard():
     g = four(["殺 ♠7"], [], [], [], extra={0: dict(hp=1)}, deck_top=["決鬥 ♠A", "閃 ♦2"],
              answers={0: ["【殺】♠7", "2號位", "結束出牌", "【決鬥】♠A"]})
-    g.play_turn(g.players[0])
+    g.turn.play_turn(g.players[0])
     assert g.players[1].hp == 3
     assert specs(g.players[0].hand) == ["閃 ♦2"]
     assert specs(g.discard_pile) == ["殺 ♠7", "決鬥 ♠A"]
@@ -314,7 +314,7 @@ def test_equip_weapon_and_replacement_discards_the_old_one():
     assert equips(g.players[0]) == {"weapon": "麒麟弓 ♥5"}
     assert specs(g.discard_pile) == ["青釭劍 ♠6"]
     assert "【青釭劍】♠6被替換，置入棄牌堆" in g.lines
-    assert g.attack_range(g.players[0]) == 5
+    assert g.seats.attack_range(g.players[0]) == 5
     finish(g)
 
 
@@ -331,10 +331,10 @@ def test_horses_of_both_kinds_live_side_by_side_and_replace_their_own_kind():
 def test_defense_horse_adds_one_to_others_distance(horse):
     g = four([], [], [], [], extra={1: dict(equips=[horse])})
     a, b = g.players[0], g.players[1]
-    assert g.distance(a, b) == 2
-    assert g.distance(b, a) == 1
-    assert g.distance(a, g.players[2]) == 2
-    assert not g.in_range(a, b)
+    assert g.seats.distance(a, b) == 2
+    assert g.seats.distance(b, a) == 1
+    assert g.seats.distance(a, g.players[2]) == 2
+    assert not g.seats.in_range(a, b)
     finish(g)
 
 
@@ -343,9 +343,9 @@ def test_offense_horse_takes_one_from_own_distance(horse):
     g = four(["殺 ♠7"], [], [], [], extra={0: dict(equips=[horse])},
              answers={0: ["【殺】♠7", "3號位"]})
     a = g.players[0]
-    assert g.distance(a, g.players[2]) == 1
-    assert g.distance(g.players[2], a) == 2
-    assert g.distance(a, g.players[1]) == 1  # never below 1
+    assert g.seats.distance(a, g.players[2]) == 1
+    assert g.seats.distance(g.players[2], a) == 2
+    assert g.seats.distance(a, g.players[1]) == 1  # never below 1
     play(g, 0)
     assert options(g, 0, "target") == ["2號位無將(男)", "3號位無將(男)", "4號位無將(男)"]
     assert g.players[2].hp == 3
@@ -354,16 +354,16 @@ def test_offense_horse_takes_one_from_own_distance(horse):
 
 def test_horses_cancel_out():
     g = four([], [], [], [], extra={0: dict(equips=["赤兔 ♥5"]), 2: dict(equips=["絕影 ♠5"])})
-    assert g.distance(g.players[0], g.players[2]) == 2  # 2 - 1 + 1
-    assert g.distance(g.players[2], g.players[0]) == 2  # 赤兔 counts only for its owner
+    assert g.seats.distance(g.players[0], g.players[2]) == 2  # 2 - 1 + 1
+    assert g.seats.distance(g.players[2], g.players[0]) == 2  # 赤兔 counts only for its owner
     finish(g)
 
 
 def test_distance_counts_only_living_players():
     g = four([], [], [], [])
-    assert g.distance(g.players[0], g.players[2]) == 2
+    assert g.seats.distance(g.players[0], g.players[2]) == 2
     g.players[1].alive = False
-    assert g.distance(g.players[0], g.players[2]) == 1
+    assert g.seats.distance(g.players[0], g.players[2]) == 1
     finish(g)
 
 
@@ -381,8 +381,8 @@ def test_zhuge_liannu_unlimited_sha():
 
 def test_zhuge_liannu_range_is_one():
     g = four([], [], [], [], extra={0: dict(equips=["諸葛連弩 ♦A"])})
-    assert g.attack_range(g.players[0]) == 1
-    assert not g.in_range(g.players[0], g.players[2])
+    assert g.seats.attack_range(g.players[0]) == 1
+    assert not g.seats.in_range(g.players[0], g.players[2])
     finish(g)
 
 
@@ -391,7 +391,7 @@ def test_zhuge_liannu_range_is_one():
                                           ("方天畫戟 ♦Q", 4), ("麒麟弓 ♥5", 5)])
 def test_weapon_ranges(weapon, reach):
     g = four([], [], [], [], extra={0: dict(equips=[weapon])})
-    assert g.attack_range(g.players[0]) == reach
+    assert g.seats.attack_range(g.players[0]) == reach
     finish(g)
 
 
@@ -419,8 +419,8 @@ def test_armor_works_again_after_qinggang_sha():
                                                          1: dict(equips=["仁王盾 ♣2"])},
              answers={0: ["【殺】♠7", "2號位", "結束出牌"]})
     play(g, 0)
-    assert not g.armor_ignored(g.players[1])
-    assert "仁王盾" in [s.name for s in g.skills_of(g.players[1])]
+    assert not g.skills.armor_ignored(g.players[1])
+    assert "仁王盾" in [s.name for s in g.skills.skills_of(g.players[1])]
     finish(g)
 
 
@@ -789,7 +789,7 @@ def test_wuxie_keji_only_for_one_target_of_aoe():
 def test_wuxie_keji_on_lebu_sishu_no_judgement():
     g = four([], ["無懈可擊 ♠J"], [], [], extra={0: dict(judge=["樂不思蜀 ♠6"])}, deck_top=["殺 ♠8"],
              answers={1: ["使用【無懈可擊】♠J"]})
-    g.run_phase(g.players[0], "judge")
+    g.turn.run_phase(g.players[0], "judge")
     assert "play" not in g.players[0].skipped
     assert specs(g.deck[-1:]) == ["殺 ♠8"]  # no judgement
     assert set(specs(g.discard_pile)) == {"樂不思蜀 ♠6", "無懈可擊 ♠J"}
@@ -875,7 +875,7 @@ def test_lebu_sishu_placed_then_skips_play_phase():
              answers={0: ["【樂不思蜀】♠6", "2號位"]})
     play(g, 0)
     assert specs(g.players[1].judge) == ["樂不思蜀 ♠6"]
-    g.play_turn(g.players[1])
+    g.turn.play_turn(g.players[1])
     assert "2號位無將(男)跳過出牌階段" in g.lines
     assert asked(g, 1, "play") == []
     assert specs(g.players[1].hand) == ["殺 ♣2", "閃 ♦2", "閃 ♦3"]
@@ -886,7 +886,7 @@ def test_lebu_sishu_placed_then_skips_play_phase():
 def test_lebu_sishu_heart_no_skip():
     g = four([], ["殺 ♣2"], [], [], extra={1: dict(judge=["樂不思蜀 ♠6"])},
              deck_top=["桃 ♥3", "閃 ♦2", "閃 ♦3"], answers={1: ["【殺】♣2", "1號位"]})
-    g.play_turn(g.players[1])
+    g.turn.play_turn(g.players[1])
     assert g.players[0].hp == 3
     assert not any("跳過" in line for line in g.lines)
     assert set(specs(g.discard_pile)) == {"樂不思蜀 ♠6", "桃 ♥3", "殺 ♣2"}
@@ -896,7 +896,7 @@ def test_lebu_sishu_heart_no_skip():
 def test_lebu_sishu_diamond_skips():
     g = four([], [], [], [], extra={1: dict(judge=["樂不思蜀 ♠6"])}, deck_top=["閃 ♦2"])
     g.current = g.players[1]
-    g.run_phase(g.players[1], "judge")
+    g.turn.run_phase(g.players[1], "judge")
     assert "play" in g.players[1].skipped
     finish(g)
 
@@ -912,7 +912,7 @@ def test_lebu_sishu_cannot_target_self_or_someone_who_has_one():
 
 def test_delayed_tricks_judged_last_placed_first():
     g = four([], [], [], [], extra={0: dict(judge=["閃電 ♠A", "樂不思蜀 ♠6"])}, deck_top=["殺 ♠8", "桃 ♥3"])
-    g.run_phase(g.players[0], "judge")
+    g.turn.run_phase(g.players[0], "judge")
     starts = [line for line in g.lines if "開始判定" in line]
     assert starts == ["1號位無將(男)判定區的【樂不思蜀】♠6開始判定", "1號位無將(男)判定區的【閃電】♠A開始判定"]
     # 樂不思蜀 judged ♠8: skip; 閃電 judged ♥3: moves on
@@ -924,7 +924,7 @@ def test_delayed_tricks_judged_last_placed_first():
 
 def test_shandian_strikes_on_spade_two_to_nine():
     g = four([], [], [], [], extra={0: dict(judge=["閃電 ♠A"])}, deck_top=["殺 ♠9"])
-    g.run_phase(g.players[0], "judge")
+    g.turn.run_phase(g.players[0], "judge")
     assert g.players[0].hp == 1
     assert "1號位無將(男)受到3點雷電傷害（體力1/4）" in g.lines
     assert set(specs(g.discard_pile)) == {"閃電 ♠A", "殺 ♠9"}
@@ -934,7 +934,7 @@ def test_shandian_strikes_on_spade_two_to_nine():
 @pytest.mark.parametrize("judged", ["殺 ♠10", "決鬥 ♠A", "殺 ♣9", "閃 ♦2"])
 def test_shandian_moves_on_otherwise(judged):
     g = four([], [], [], [], extra={0: dict(judge=["閃電 ♥Q"])}, deck_top=[judged])
-    g.run_phase(g.players[0], "judge")
+    g.turn.run_phase(g.players[0], "judge")
     assert g.players[0].hp == 4
     assert specs(g.players[1].judge) == ["閃電 ♥Q"]
     assert g.players[0].judge == []
@@ -957,7 +957,7 @@ def test_shandian_not_usable_when_own_judge_area_has_one():
 
 def test_shandian_skips_a_player_who_already_has_one():
     g = four([], [], [], [], extra={0: dict(judge=["閃電 ♠A"]), 1: dict(judge=["閃電 ♥Q"])}, deck_top=["桃 ♥3"])
-    g.run_phase(g.players[0], "judge")
+    g.turn.run_phase(g.players[0], "judge")
     assert specs(g.players[1].judge) == ["閃電 ♥Q"]
     assert specs(g.players[2].judge) == ["閃電 ♠A"]
     finish(g)
@@ -966,7 +966,7 @@ def test_shandian_skips_a_player_who_already_has_one():
 def test_shandian_skips_the_dead():
     g = four([], [], [], [], extra={0: dict(judge=["閃電 ♠A"])}, deck_top=["桃 ♥3"])
     g.players[1].alive = False
-    g.run_phase(g.players[0], "judge")
+    g.turn.run_phase(g.players[0], "judge")
     assert specs(g.players[2].judge) == ["閃電 ♠A"]
     finish(g)
 
@@ -974,7 +974,7 @@ def test_shandian_skips_the_dead():
 def test_shandian_nullified_moves_on_without_judgement():
     g = four([], [], ["無懈可擊 ♠J"], [], extra={0: dict(judge=["閃電 ♠A"])}, deck_top=["殺 ♠9"],
              answers={2: ["使用【無懈可擊】♠J"]})
-    g.run_phase(g.players[0], "judge")
+    g.turn.run_phase(g.players[0], "judge")
     assert g.players[0].hp == 4
     assert specs(g.players[1].judge) == ["閃電 ♠A"]
     assert specs(g.deck[-1:]) == ["殺 ♠9"]  # no judgement card was drawn
@@ -986,7 +986,7 @@ def test_shandian_kill_gives_no_reward():
     g = four([], [], [], [], extra={2: dict(hp=3, judge=["閃電 ♠A"])}, deck_top=["殺 ♠9"])
     g.current = g.players[2]
     with pytest.raises(Exception) as ended:
-        g.run_phase(g.players[2], "judge")
+        g.turn.run_phase(g.players[2], "judge")
     assert type(ended.value).__name__ == "TurnEnded"
     assert not g.players[2].alive
     assert all(len(p.hand) == 0 for p in g.players)
@@ -996,7 +996,7 @@ def test_shandian_kill_gives_no_reward():
 def test_shandian_two_hp_needs_two_tao():
     g = four(["桃 ♥3", "桃 ♥4"], [], [], [], extra={0: dict(hp=2, judge=["閃電 ♠A"])}, deck_top=["殺 ♠9"],
              answers={0: ["使用【桃】♥3", "使用【桃】♥4"]})
-    g.run_phase(g.players[0], "judge")
+    g.turn.run_phase(g.players[0], "judge")
     assert g.players[0].hp == 1 and g.players[0].alive
     finish(g)
 
@@ -1020,7 +1020,7 @@ def test_current_player_dying_in_own_turn_ends_the_turn():
                           seat(role="rebel", hp=1, hand=["決鬥 ♠A", "殺 ♠7", "閃 ♦2", "閃 ♦3"]), seat(role="renegade")],
                    deck_top=["桃 ♥3", "桃 ♥4", "閃 ♦4", "閃 ♦5", "閃 ♦6"], current=2,
                    answers={1: ["打出【殺】♣2"], 2: ["【決鬥】♠A", "2號位", "不打出"]})
-    g.play_turn(g.players[2])
+    g.turn.play_turn(g.players[2])
     assert not g.players[2].alive
     # the loyalist killed a rebel: three cards; the turn ended at once (no discard phase)
     assert specs(g.players[1].hand) == ["閃 ♦4", "閃 ♦5", "閃 ♦6"]
@@ -1085,7 +1085,7 @@ def test_jiedao_sharen_victim_must_be_in_range_of_the_borrower():
 def test_shandian_stays_when_everyone_else_holds_one():
     g = make_table(seats=[seat(role="lord", judge=["閃電 ♠A"]), seat(role="renegade", judge=["閃電 ♥Q"])],
                    deck_top=["桃 ♥3"])
-    g.run_phase(g.players[0], "judge")
+    g.turn.run_phase(g.players[0], "judge")
     assert specs(g.players[0].judge) == ["閃電 ♠A"]
     assert specs(g.players[1].judge) == ["閃電 ♥Q"]
     finish(g)

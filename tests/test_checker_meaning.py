@@ -161,7 +161,7 @@ def test_suits_colours_zones_and_reasons_read_in_either_script(tmp_path):
     (trigger,) = load_library([path]).skills["例"].triggers["cards_lost"]
     card = SimpleNamespace(suit="heart", color="red")
     move = SimpleNamespace(card=card, zone="hand", reason="discard")
-    game = SimpleNamespace(seen=lambda card, holder=None: card)  # no filter: the card as printed
+    game = SimpleNamespace(filters=SimpleNamespace(seen=lambda card, holder=None: card))  # no filter: as printed
     assert trigger.cond(Ctx(game, {"you": None, "move": move})) is True
     move.reason = "use"
     assert trigger.cond(Ctx(game, {"you": None, "move": move})) is False

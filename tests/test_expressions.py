@@ -27,8 +27,8 @@ def played(library, skill: str, hands: list[list[str]], hp: tuple[int, ...] = (4
     """A three-seat table where seat 1 holds `skill`, after the game-start window opened."""
     game = make_table(library, seats=[dict(role="lord", hand=h, hp=p) for h, p in zip(hands, hp, strict=True)])
     game.players[0].skills = (library.skills[skill],)
-    game.changed_skills()
-    game.open_window("game_start", {})
+    game.skills.changed_skills()
+    game.triggers.open_window("game_start", {})
     return game
 
 
@@ -70,10 +70,10 @@ def test_one_body_fires_on_each_of_its_windows(library):
     game = make_table(library, seats=[dict(role="lord"), dict(), dict()])
     owner, other = game.players[0], game.players[1]
     owner.skills = (library.skills["h1_shared"],)
-    game.changed_skills()
-    game.damage(other, 1, source=owner)  # caused_damage, then damaged: the body runs in each
+    game.skills.changed_skills()
+    game.hp.damage(other, 1, source=owner)  # caused_damage, then damaged: the body runs in each
     assert len(owner.hand) == 2
-    game.damage(owner, 1, source=other)  # the condition holds in neither
+    game.hp.damage(owner, 1, source=other)  # the condition holds in neither
     assert len(owner.hand) == 2
 
 

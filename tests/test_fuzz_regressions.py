@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from checking import assert_located, check
 
 from sgs_dsl.compiler.library import check_paths, load_library
+from sgs_dsl.engine.extra_turns import ExtraTurns
+from sgs_dsl.engine.parts import Parts
 from sgs_dsl.game import play_game
 
 
@@ -99,7 +102,7 @@ def test_cards_looked_at_return_to_the_deck_top_in_order() -> None:
     from sgs_dsl.core.defs import Ctx
 
     game = make_table(load_library(), seats=[dict(role="lord"), dict()], deck_top=["桃 ♥3", "閃 ♦2"])
-    game.run_block(lambda ctx: game.look(game.players[0], 2), Ctx(game, {}), "測試")
+    game.hp.run_block(lambda ctx: game.choices.look(game.players[0], 2), Ctx(game, {}), "測試")
     assert [c.label() for c in game.deck[-2:]] == ["【閃】♦2", "【桃】♥3"]  # the top is the end
     assert not game.processing
 
@@ -181,17 +184,21 @@ def test_drawing_the_deck_dry_before_the_first_turn_is_a_draw(tmp_path: Path) ->
     assert result.winner == "draw" and "牌堆與棄牌堆皆無牌" in result.reason and result.error is None, result
 
 
-def test_runaway_extra_phases_and_turns_name_the_text_that_granted_them(tmp_path: Path, monkeypatch) -> None:
-    # `on phase_before { extra_phase(you, play); }` ran away with an unlocated rules error
-    from sgs_dsl.engine import extra_turns
+class FewExtraTurns(ExtraTurns):
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self.most_in_a_row = 3  # a short runaway: the game may not end first
 
-    monkeypatch.setattr(extra_turns, "MAX_EXTRA_TURNS", 3)  # a short runaway: the game may not end first
+
+def test_runaway_extra_phases_and_turns_name_the_text_that_granted_them(tmp_path: Path) -> None:
+    # `on phase_before { extra_phase(you, play); }` ran away with an unlocated rules error
+    parts = Parts(extra_turns=FewExtraTurns)
     for i, (body, what) in enumerate((
             ("  on phase_before when phase.player == you { extra_phase(you, play); }", "extra phases"),
             ("  on turn_start when turn.player == you { extra_turn(you); }", "extra turns"))):
         name = f"runaway_grant{i}"  # a file of its own: libraries are cached by their paths
         library = _one_skill_ruleset(tmp_path, name, body)
-        errors = {play_game(library, name, 2, seed, max_turns=300).error for seed in range(12)}
+        errors = {play_game(library, name, 2, seed, max_turns=300, parts=parts).error for seed in range(12)}
         located = [e for e in errors if e and what in e]
         assert located and all(e.startswith("rules error: ") and f"{name}.sgs:2:" in e for e in located), errors
 
@@ -214,10 +221,10 @@ def test_a_death_set_off_in_a_death_window_leaves_no_card_with_the_dead(tmp_path
                                   dict(role="renegade")])
     lord, rebel, _ = game.players
     lord.skills = (lib.skills["ai_ji"],)
-    game.changed_skills()
+    game.skills.changed_skills()
     game.current = lord
     with pytest.raises((GameOver, TurnEnded)):  # the lord's death ends the game, or else the turn
-        game.damage(rebel, 1, source=lord)
+        game.hp.damage(rebel, 1, source=lord)
     assert not rebel.alive and not lord.alive and rebel.hand == [] and lord.hand == []
 
 

@@ -115,20 +115,20 @@ def subject_table(library, owner_kingdom: str = "wei"):
 def test_for_others_binds_the_owners_kingdom_mates_and_not_the_owner(library):
     game = subject_table(library)
     owner, mate, shu, unknown = game.players
-    assert game.modifiers(mate, "attack_range") == ()  # no modifier in play: the fast path
+    assert game.skills.modifiers(mate, "attack_range") == ()  # no modifier in play: the fast path
     kind = next(k for k in library.cards.values() if k.id == "wu_liu_jian")
     owner.equips["weapon"] = Card(len(game.all_cards), kind, "diamond", 6)  # not of the basic deck
-    game.changed_skills()
-    assert [game.attack_range(p) for p in game.players] == [2, 2, 1, 1]
+    game.skills.changed_skills()
+    assert [game.seats.attack_range(p) for p in game.players] == [2, 2, 1, 1]
     owner.alive = False
-    game.changed_skills()
-    assert game.attack_range(mate) == 1  # a dead owner binds nobody
+    game.skills.changed_skills()
+    assert game.seats.attack_range(mate) == 1  # a dead owner binds nobody
 
 
 def test_for_all_binds_the_owner_too(library):
     game = subject_table(library)
     game.players[0].skills = (library.skills["試助"],)
-    game.changed_skills()
-    assert [game.modified(p, "hand_limit", 0) for p in game.players] == [1, 1, 0, 0]
+    game.skills.changed_skills()
+    assert [game.skills.modified(p, "hand_limit", 0) for p in game.players] == [1, 1, 0, 0]
     game.players[0].kingdom = "careerist"
-    assert [game.modified(p, "hand_limit", 0) for p in game.players] == [0, 0, 0, 0]
+    assert [game.skills.modified(p, "hand_limit", 0) for p in game.players] == [0, 0, 0, 0]

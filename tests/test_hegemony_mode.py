@@ -27,7 +27,7 @@ def table(library, generals: list[tuple[str, str]], answers: dict[int, list[str]
     game.agents = agents
     for p, (head, deputy) in zip(game.players, generals, strict=True):
         game.mode.seat_generals(game, p, library.generals[head], library.generals[deputy])
-    game.changed_skills()
+    game.skills.changed_skills()
     return game
 
 
@@ -47,18 +47,18 @@ def test_a_face_down_player_has_no_gender_kingdom_or_locked_skills(library) -> N
     game = table(library, [("張飛", "關羽"), ("曹操", "許褚")])
     zhangfei = game.players[0]
     assert zhangfei.gender == "" and zhangfei.kingdom == ""
-    names = {s.name for s in game.skills_of(zhangfei)}
+    names = {s.name for s in game.skills.skills_of(zhangfei)}
     assert "咆哮" not in names  # locked: acts only once 張飛 is face up
     assert "武聖" in names  # invoked by choice: offered face down, showing 關羽 when invoked
     game.mode.show(game, zhangfei, HEAD)
     assert zhangfei.gender == "male" and zhangfei.kingdom == "shu" and zhangfei.name == "張飛·暗將"
-    assert "咆哮" in {s.name for s in game.skills_of(zhangfei)}
+    assert "咆哮" in {s.name for s in game.skills.skills_of(zhangfei)}
 
 
 def test_invoking_a_face_down_generals_skill_shows_it_first(library) -> None:
     game = table(library, [("張飛", "關羽"), ("曹操", "許褚")])
     zhangfei = game.players[0]
-    wusheng = next(s for s in game.skills_of(zhangfei) if s.name == "武聖")
+    wusheng = next(s for s in game.skills.skills_of(zhangfei) if s.name == "武聖")
     game.mode.on_invoke(game, zhangfei, wusheng)
     assert game.mode.generals[0].shown == [False, True] and zhangfei.kingdom == "shu"
     assert zhangfei.name == "暗將·關羽"
@@ -259,16 +259,16 @@ def test_head_and_deputy_skills_act_only_in_their_place(library, tmp_path) -> No
     p = game.players[0]
     game.mode.show(game, p, HEAD)
     game.mode.show(game, p, DEPUTY)
-    assert game.modified(p, "hand_limit", 0) == 3  # 甲將's 主技 as head, 乙將's 副技 as deputy
+    assert game.skills.modified(p, "hand_limit", 0) == 3  # 甲將's 主技 as head, 乙將's 副技 as deputy
     swapped = table(lib, [("乙將", "甲將"), ("曹操", "許褚")])
     q = swapped.players[0]
     swapped.mode.show(swapped, q, HEAD)
     swapped.mode.show(swapped, q, DEPUTY)
-    assert swapped.modified(q, "hand_limit", 0) == 0  # each in the other place: neither acts
+    assert swapped.skills.modified(q, "hand_limit", 0) == 0  # each in the other place: neither acts
     # seed 001 Q&A 7: of one player's skills in one window, the locked one first, unasked
     from sgs_dsl.core.model import Phase
 
-    game.open_window("phase_start", {"phase": Phase("prepare", p)})
+    game.triggers.open_window("phase_start", {"phase": Phase("prepare", p)})
     assert p.marks.get("先") == 1 and p.marks.get("後") == 1
     assert not any(r.kind == "order" for r in game.agents[0].asked)
 
@@ -282,9 +282,9 @@ def test_hiding_removing_and_looking_at_generals(library) -> None:
     assert game.mode.look_general(game, zhangfei, caocao) == "許褚"  # two face down: the viewer picks the deputy
     game.mode.hide(game, zhangfei, HEAD)  # 暗置: the kingdom stays, the gender and locked skills go
     assert zhangfei.kingdom == "shu" and zhangfei.gender == "" and zhangfei.name == "暗將·暗將"
-    assert "咆哮" not in {s.name for s in game.skills_of(zhangfei)}
+    assert "咆哮" not in {s.name for s in game.skills.skills_of(zhangfei)}
     game.mode.remove(game, zhangfei, DEPUTY)  # 移除: shown, then out with its skills
-    assert zhangfei.name == "暗將·移除" and "武聖" not in {s.name for s in game.skills_of(zhangfei)}
+    assert zhangfei.name == "暗將·移除" and "武聖" not in {s.name for s in game.skills.skills_of(zhangfei)}
     assert game.mode.hidden_count(zhangfei) == 1
 
 
@@ -312,7 +312,7 @@ def test_equipment_and_card_rules_act_for_a_face_down_player(library) -> None:
     # skills of a face-down general and did not act
     game = table(library, [("劉備", "關羽"), ("曹操", "許褚")])
     p = game.players[0]
-    rules = [s for s in game.skills_of(p) if s.rule]
+    rules = [s for s in game.skills.skills_of(p) if s.rule]
     assert rules and not any(game.mode.hidden(p, s) for s in rules)
     weapon = library.cards["青釭劍"].skill
     assert not game.mode.hidden(p, weapon)

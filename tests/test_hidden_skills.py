@@ -22,22 +22,22 @@ def library():
 def test_a_face_down_locked_trigger_is_offered_and_its_modifier_waits(library) -> None:
     game = table(library, [("劉禪", "張飛"), ("曹操", "許褚")])
     p = game.players[0]
-    assert "享樂" in {s.name for s in game.skills_of(p)}  # a locked trigger: invoked by showing 劉禪
-    assert "咆哮" not in {s.name for s in game.skills_of(p)}  # a locked modifier only: waits face up
-    assert game.use_limit(p, library.cards["殺"]) == 1
+    assert "享樂" in {s.name for s in game.skills.skills_of(p)}  # a locked trigger: invoked by showing 劉禪
+    assert "咆哮" not in {s.name for s in game.skills.skills_of(p)}  # a locked modifier only: waits face up
+    assert game.skills.use_limit(p, library.cards["殺"]) == 1
     game.mode.show(game, p, DEPUTY)
-    assert game.use_limit(p, library.cards["殺"]) is None
+    assert game.skills.use_limit(p, library.cards["殺"]) is None
 
 
 def test_a_skill_on_both_face_up_generals_counts_twice(library) -> None:
     game = table(library, [("馬騰", "龐德"), ("曹操", "許褚"), ("孫權", "甘寧"), ("劉備", "關羽"), ("華佗", "呂布")])
     p = game.players[0]
     game.mode.show(game, p, HEAD)
-    assert game.modified(p, "distance_to", 0) == -1
+    assert game.skills.modified(p, "distance_to", 0) == -1
     game.mode.show(game, p, DEPUTY)
-    assert game.modified(p, "distance_to", 0) == -2  # seed 001 Q&A 11: 疊加
+    assert game.skills.modified(p, "distance_to", 0) == -2  # seed 001 Q&A 11: 疊加
     game.mode.remove(game, p, DEPUTY)
-    assert game.modified(p, "distance_to", 0) == -1
+    assert game.skills.modified(p, "distance_to", 0) == -1
 
 
 def test_show_in_play_offers_the_general_in_the_play_phase_only_while_it_is_face_down(library) -> None:
@@ -54,17 +54,17 @@ def test_lost_skills_leave_the_general_in_place(library) -> None:
     p = game.players[0]
     game.mode.show(game, p, HEAD)
     game.mode.lose_skills(game, p, HEAD)
-    assert "奸雄" not in {s.name for s in game.skills_of(p)}
+    assert "奸雄" not in {s.name for s in game.skills.skills_of(p)}
     assert p.kingdom == "wei" and p.gender == "male" and game.mode.hidden_count(p) == 1
-    assert "裸衣" in {s.name for s in game.skills_of(p)}  # the other general's skills stay
+    assert "裸衣" in {s.name for s in game.skills.skills_of(p)}  # the other general's skills stay
 
 
 def test_a_granted_skill_works_in_hegemony(library) -> None:
     game = table(library, [("曹操", "許褚"), ("劉備", "關羽")])
     p = game.players[0]
     p.skills = (*p.skills, library.skills["咆哮"])
-    game.changed_skills()
-    assert game.use_limit(p, library.cards["殺"]) is None  # on no general: not waiting for one
+    game.skills.changed_skills()
+    assert game.skills.use_limit(p, library.cards["殺"]) is None  # on no general: not waiting for one
 
 
 def test_forbid_reveal_takes_no_card_pattern(tmp_path) -> None:

@@ -216,8 +216,8 @@ def test_a_processing_leftover_is_caught_inside_the_turn(library, monkeypatch):
         game.on_free_time = Invariants.start(game).at_free_time
         try:
             while True:
-                game.play_turn(game.current)
-                game.current = game.next_alive(game.current)
+                game.turn.play_turn(game.current)
+                game.current = game.seats.next_alive(game.current)
         except InvariantBroken as broken:
             assert "left in the processing area at a free time" in str(broken)
             return
@@ -229,9 +229,9 @@ def test_a_processing_leftover_is_caught_inside_the_turn(library, monkeypatch):
 def test_a_reshuffle_may_refill_the_deck(library):
     game = setup(library, RULESET, PLAYERS, 1)
     invariants = Invariants.start(game)
-    game.to_discard(list(game.deck))
+    game.zones.to_discard(list(game.deck))
     invariants.at_free_time()
-    game.draw(game.players[0], 1)  # the discard pile becomes the deck
+    game.zones.draw(game.players[0], 1)  # the discard pile becomes the deck
     invariants.at_free_time()
     assert invariants.problems(free_time=True) == []
     assert len(game.deck) == 108 - 5 * 4 - 1
@@ -241,7 +241,7 @@ def test_the_deck_may_not_grow_between_free_times(library):
     game = setup(library, RULESET, PLAYERS, 1)
     invariants = Invariants.start(game)
     card = game.players[1].hand[0]
-    game.take_out(card)
+    game.zones.take_out(card)
     game.deck.append(card)
     with pytest.raises(InvariantBroken, match="the deck grew from 88 to 89 cards without a reshuffle"):
         invariants.at_free_time()
@@ -342,7 +342,7 @@ def test_a_card_moved_outside_a_move_is_still_seen_at_the_next_free_time(library
     game = setup(library, RULESET, PLAYERS, 1)
     invariants = Invariants.start(game)
     invariants.at_free_time()
-    game.take_out(game.players[1].hand[0])  # out of its zone, into none
+    game.zones.take_out(game.players[1].hand[0])  # out of its zone, into none
     with pytest.raises(InvariantBroken, match="cards on the table, expected 108"):
         invariants.at_free_time()
 
@@ -354,8 +354,8 @@ def test_a_kingdom_text_changes_in_hegemony_is_the_texts(library):
     game = setup(library, HEGEMONY, HEGEMONY_PLAYERS, 3)
     mode, (hidden, shown, other) = game.mode, game.players[:3]
     mode.show(game, shown, 0)
-    game.set_kingdom(hidden, "qun" if mode.generals[0].cards[0].kingdom != "qun" else "wei")
-    game.set_kingdom(shown, "god")
+    game.state.set_kingdom(hidden, "qun" if mode.generals[0].cards[0].kingdom != "qun" else "wei")
+    game.state.set_kingdom(shown, "god")
     assert mode.invariant_problems(game) == []
     mode.show(game, hidden, 0)
     assert mode.invariant_problems(game) == []

@@ -36,10 +36,10 @@ def test_retrial_replaces_the_judge_card_and_decides_the_result(lib):
         dict(role="rebel", hand=["桃 ♥3"]),
     ], deck_top=["殺 ♠7", "閃 ♦2", "閃 ♦3"], answers={1: ["發動"]})
     game.players[1].skills = (lib.skills["gaipan"],)
-    game.changed_skills()
+    game.skills.changed_skills()
     lord = game.players[0]
     game.current = lord
-    game.run_phase(lord, "judge")
+    game.turn.run_phase(lord, "judge")
     assert "play" not in lord.skipped  # the ♥ replaced the ♠: 樂不思蜀 does not take effect
     assert game.players[1].hand == []
     assert specs(game.discard_pile) == ["殺 ♠7", "桃 ♥3", "樂不思蜀 ♠6"]
@@ -50,9 +50,9 @@ def test_retrial_replaces_the_judge_card_and_decides_the_result(lib):
 def test_repeat_above_the_limit_is_a_located_rules_error(lib):
     game = make_table(lib, seats=[dict(role="lord"), dict(role="rebel")])
     game.players[1].skills = (lib.skills["lianji"],)
-    game.changed_skills()
+    game.skills.changed_skills()
     with pytest.raises(RulesError, match=r"mechanisms\.sgs:11:42: repeat 300 times"):
-        game.damage(game.players[1], 1, source=game.players[0])
+        game.hp.damage(game.players[1], 1, source=game.players[0])
 
 
 def test_a_judgement_takes_effect_before_its_after_window(lib):
@@ -63,9 +63,9 @@ def test_a_judgement_takes_effect_before_its_after_window(lib):
     ], deck_top=["殺 ♠7"])
     lord = game.players[0]
     lord.skills = (lib.skills["shoupan"],)
-    game.changed_skills()
+    game.skills.changed_skills()
     game.current = lord
-    game.run_phase(lord, "judge")
+    game.turn.run_phase(lord, "judge")
     assert lord.hp == 1
     assert specs(lord.hand) == ["殺 ♠7"]
     struck = next(i for i, line in enumerate(game.lines) if "雷電傷害" in line)

@@ -113,8 +113,8 @@ def two_skills_in_one_window(library) -> list[str]:
                       answers={1: ["【遺計】", "不發動", "不發動"]})
     game.tracing = True
     game.players[1].skills = (library.skills["yiji"], library.skills["fankui"])
-    game.changed_skills()
-    game.damage(game.players[1], 1, source=game.players[0])
+    game.skills.changed_skills()
+    game.hp.damage(game.players[1], 1, source=game.players[0])
     finish(game)
     return game.lines
 

@@ -6,12 +6,16 @@ in a game whose library has no such skill. The effect in play: tests/rulings/mec
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import attrs
 import pytest
 from checking import assert_located, check
 from table import make_table
 
 from sgs_dsl.compiler.library import load_library
+from sgs_dsl.engine.parts import DEFAULT_PARTS
+from sgs_dsl.engine.skills import Skills
 
 HEROES = Path(__file__).parent / "data" / "mech_attach.sgs"
 ACTION = "發動【試援】"
@@ -37,21 +41,21 @@ def table(library, *, kingdom: str = "qun", role: str = "lord"):
     owner, actor = game.players
     owner.skills = (library.skills["試援"],)
     actor.kingdom = kingdom
-    game.changed_skills()
+    game.skills.changed_skills()
     return game, owner, actor
 
 
 def labels(game, player) -> list[str]:
-    return [o.label for o in game.play_options(player)]
+    return [o.label for o in game.turn.play_options(player)]
 
 
 def test_offered_to_others_with_the_owner_as_you_and_the_actor_as_player(library):
     game, owner, actor = table(library)
     assert ACTION in labels(game, actor)
     assert ACTION not in labels(game, owner)  # the owner is not given its own action
-    option = next(o for o in game.play_options(actor) if o.label == ACTION)
+    option = next(o for o in game.turn.play_options(actor) if o.label == ACTION)
     game.agents[1].answers.append("【閃】♦2")
-    game.play_action(actor, *option.value)
+    game.turn.play_action(actor, *option.value)
     assert [c.name for c in owner.hand] == ["閃"] and len(actor.hand) == 1
     assert ACTION not in labels(game, actor)  # once per the actor's play phase
     assert game.fired["試援"] == 1
@@ -63,15 +67,25 @@ def test_not_offered_when_the_owner_is_dead_or_the_condition_fails(library, chan
                                role="rebel" if change == "not_lord" else "lord")
     if change == "owner_dead":
         owner.alive = False
-        game.changed_skills()
+        game.skills.changed_skills()
     assert ACTION not in labels(game, actor)
 
 
-def test_a_table_without_attached_actions_scans_once_per_change_of_skills(monkeypatch):
-    game = make_table(seats=[dict(role="lord"), dict(role="rebel")])
-    assert game.attached_options(game.players[0]) == []  # worked out: no one attaches an action
-    monkeypatch.setattr(type(game), "skills_of", lambda *a, **k: pytest.fail("scanned skills"))
-    assert game.attached_options(game.players[1]) == []  # kept: the skills did not change
-    game.changed_skills()
-    with pytest.raises(pytest.fail.Exception, match="scanned skills"):
-        game.attached_options(game.players[0])  # the skills in play changed: worked out again
+class CountedScans(Skills):
+    scans = 0
+
+    def skills_of(self, *args: Any, **kwargs: Any) -> Any:
+        self.scans += 1
+        return super().skills_of(*args, **kwargs)
+
+
+def test_a_table_without_attached_actions_scans_once_per_change_of_skills():
+    game = make_table(seats=[dict(role="lord"), dict(role="rebel")], parts=attrs.evolve(DEFAULT_PARTS, skills=CountedScans))
+    assert game.attached.attached_options(game.players[0]) == []  # worked out: no one attaches an action
+    scanned = game.skills.scans
+    assert scanned > 0
+    assert game.attached.attached_options(game.players[1]) == []  # kept: the skills did not change
+    assert game.skills.scans == scanned
+    game.skills.changed_skills()
+    game.attached.attached_options(game.players[0])  # the skills in play changed: worked out again
+    assert game.skills.scans > scanned

@@ -59,8 +59,8 @@ def test_the_test_heroes_check_clean():
 def test_extra_turns_come_first_and_the_regular_order_resumes(library):
     game = setup(library, "basic", 4, seed=3)
     first, second = game.players[0], game.players[1]
-    game.grant_extra_turn(second)
-    game.grant_extra_turn(first)
+    game.extra_turns.grant_extra_turn(second)
+    game.extra_turns.grant_extra_turn(first)
     run(game, max_turns=4)
     # the lord's turn, the two extra turns in the order granted, then the lord's next seat
     assert game.turn_log[:4] == [first, second, first, second]
@@ -71,19 +71,19 @@ def test_extra_turns_that_never_stop_are_a_rules_error(library):
     player = game.players[0]
 
     def granting(p, start=None, extra=False):  # a turn that grants one more: runaway text
-        game.grant_extra_turn(p)
+        game.extra_turns.grant_extra_turn(p)
 
-    game.play_turn = granting
+    game.turn.play_turn = granting
     with pytest.raises(RulesError, match="more than 100 extra turns"):
-        game.take_turn(player)
+        game.extra_turns.take_turn(player)
 
 
 def test_a_skipped_turn_counts_as_a_turn_and_plays_nothing(library):
     game = setup(library, "basic", 2, seed=1)
     player = game.players[0]
     hand = list(player.hand)
-    game.skip_next_turn(player)
-    game.take_turn(player)
+    game.extra_turns.skip_next_turn(player)
+    game.extra_turns.take_turn(player)
     assert game.turns == 1 and game.turn_log == [] and player.hand == hand
     assert (player, "turn") in game.skipped_log and player.turn_skips == 0
 
@@ -110,9 +110,9 @@ def table(library):
 def test_point_fight_needs_a_hand_card_on_both_sides(library):
     game = table(library)
     a, b, c = game.players
-    assert game.can_point_fight(a, b)
-    assert not game.can_point_fight(a, c) and not game.can_point_fight(a, a)
-    assert game.point_fight(a, c) is None and game.fight_log == []
+    assert game.fights.can_point_fight(a, b)
+    assert not game.fights.can_point_fight(a, c) and not game.fights.can_point_fight(a, a)
+    assert game.fights.point_fight(a, c) is None and game.fight_log == []
 
 
 def test_invariants_accept_hp_0_only_under_a_holding_survive(library):

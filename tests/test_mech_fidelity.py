@@ -14,6 +14,10 @@ from checking import skill
 from sgs_dsl.compiler.library import check_paths, load_library
 from sgs_dsl.compiler.runtime import uses_last_hand
 from sgs_dsl.core.model import Move, Use, UsedCard
+from sgs_dsl.engine.hp import Hp
+from sgs_dsl.engine.kernel import Game
+from sgs_dsl.engine.parts import DEFAULT_PARTS, Parts
+from sgs_dsl.engine.zones import Zones
 from sgs_dsl.rulings.parser import parse_rulings
 from sgs_dsl.rulings.runner import build_table
 
@@ -60,9 +64,9 @@ ruling "桌" {
 """
 
 
-def table(library):
+def table(library, parts=DEFAULT_PARTS):
     ruling = parse_rulings(RULING, "t.ruling", library)[0]
-    game, _script = build_table(ruling, library)
+    game, _script = build_table(ruling, library, parts)
     return game
 
 
@@ -87,33 +91,45 @@ def test_a_use_is_never_redirected_onto_a_target_it_has(library):
     game = table(library)
     a, b, c = game.players
     use = Use(UsedCard.of(a.hand[0]), a, [b, c], "play")
-    assert not game.can_redirect(use, c) and not game.can_redirect(use, a)
-    game.redirect(use, b, c)
+    assert not game.choices.can_redirect(use, c) and not game.choices.can_redirect(use, a)
+    game.choices.redirect(use, b, c)
     assert use.targets == [b, c]
     single = Use(UsedCard.of(a.hand[0]), a, [b], "play")
-    assert game.can_redirect(single, c)
-    game.redirect(single, b, c)
+    assert game.choices.can_redirect(single, c)
+    game.choices.redirect(single, b, c)
     assert single.targets == [c]
 
 
-def test_each_card_fires_once_per_card_and_sees_that_card(library, monkeypatch):
-    game = table(library)
+class NoDraws(Zones):
+    drawn: list = []
+
+    def draw(self, player, n):
+        self.drawn.append((player, n))
+        return []
+
+
+class SeenBlocks(Hp):
+    cards: list = []
+
+    def run_block(self, block, ctx, asker):
+        self.cards.append(ctx.vars["move"].card)
+        return super().run_block(block, ctx, asker)
+
+
+class Willing(Game):
+    def confirm(self, *args, **kwargs):
+        return True
+
+
+def test_each_card_fires_once_per_card_and_sees_that_card(library):
+    seen = NoDraws.drawn = []
+    ctx_cards = SeenBlocks.cards = []
+    game = table(library, Parts(game=Willing, zones=NoDraws, hp=SeenBlocks))
     owner = game.players[1]
-    seen = []
-    monkeypatch.setattr(game, "draw", lambda p, n: seen.append((p, n)))
-    (entry,) = [e for e in game.listeners()["cards_lost"] if e[1].name == "梟姬"]
+    (entry,) = [e for e in game.triggers.listeners()["cards_lost"] if e[1].name == "梟姬"]
     assert entry[2].each_card
     lost = list(owner.equips.values())
-    ctx_cards = []
-    original = game.run_block
-
-    def spy(block, ctx, asker):
-        ctx_cards.append(ctx.vars["move"].card)
-        return original(block, ctx, asker)
-
-    monkeypatch.setattr(game, "run_block", spy)
-    game.confirm = lambda *args, **kw: True
-    game._fire_own([entry], {"move": Move(owner, "equip", lost[0], lost)}, "cards_lost")
+    game.triggers._fire_own([entry], {"move": Move(owner, "equip", lost[0], lost)}, "cards_lost")
     assert seen == [(owner, 2), (owner, 2)]
     assert ctx_cards == lost
 
@@ -129,10 +145,10 @@ def test_a_damage_carries_its_uses_bonus_from_the_start_and_not_by_transmission(
         if "damage" in variables:
             amounts.append((name, variables["damage"].amount))
 
-    game.open_window = window
+    game.triggers.open_window = window
     game.use_stack.append(use)
-    game.damage(b, 1, source=a, card=card)
-    game.damage(c, 1, source=a, card=card, chained=True)
-    game.damage(c, 1, source=a, card=UsedCard.of(a.equips["offense_horse"]))  # not the use's card
+    game.hp.damage(b, 1, source=a, card=card)
+    game.hp.damage(c, 1, source=a, card=card, chained=True)
+    game.hp.damage(c, 1, source=a, card=UsedCard.of(a.equips["offense_horse"]))  # not the use's card
     assert amounts[0] == ("causing_damage", 2)
     assert (b.hp, c.hp) == (3 - 2, 4 - 1 - 1)  # 孫尚香 takes 2; seat 3 takes 1 twice

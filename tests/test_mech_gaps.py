@@ -24,9 +24,9 @@ def test_a_prohibit_on_responding_stops_the_answer_of_those_it_binds(tmp_path):
     game = make_table(lib, seats=[dict(role="lord", hand=["閃 ♦2"]), dict(hand=["閃 ♦3"])])
     owner, other = game.players
     owner.skills = (lib.skills["shi_fengying"],)
-    game.changed_skills()
-    assert [label for label, _, _ in game.castable(other, "respond")] == []
-    assert [label for label, _, _ in game.castable(owner, "respond")] == [find(game, "閃 ♦2").label()]
+    game.skills.changed_skills()
+    assert [label for label, _, _ in game.using.castable(other, "respond")] == []
+    assert [label for label, _, _ in game.using.castable(owner, "respond")] == [find(game, "閃 ♦2").label()]
 
 
 def test_a_fight_card_replaced_when_the_cards_are_shown_decides_the_fight(tmp_path):
@@ -36,7 +36,7 @@ def test_a_fight_card_replaced_when_the_cards_are_shown_decides_the_fight(tmp_pa
     game = make_table(lib, seats=[dict(role="lord", hand=["殺 ♠7"]), dict(hand=["閃 ♦8"])], deck_top=["桃 ♥Q"])
     owner, other = game.players
     owner.skills = (lib.skills["shi_huan"],)
-    game.changed_skills()
-    fight = game.point_fight(owner, other)
+    game.skills.changed_skills()
+    fight = game.fights.point_fight(owner, other)
     assert fight.won and fight.source_card is find(game, "桃 ♥Q") and fight.source_rank == 12
     assert find(game, "殺 ♠7") in game.discard_pile  # the replaced card is discarded at once

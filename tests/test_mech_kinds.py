@@ -54,7 +54,7 @@ def table(library, skills: dict[int, list[str]], seats: int = 3, **kw):
     game = make_table(library, seats=[dict(role="lord")] + [dict() for _ in range(seats - 1)], **kw)
     for i, names in skills.items():
         game.players[i].skills = tuple(library.skills[n] for n in names)
-    game.changed_skills()
+    game.skills.changed_skills()
     return game
 
 
@@ -66,13 +66,13 @@ def test_a_forbid_for_others_binds_the_others_only_while_its_condition_holds(lib
     game = table(library, {0: ["kinds_jue"]})
     owner, other = game.players[0], game.players[1]
     game.current = owner
-    assert game.forbidden(other, "use", peach(library), other)
-    assert not game.forbidden(owner, "use", peach(library), owner)  # `others`: never the owner
+    assert game.prohibits.forbidden(other, "use", peach(library), other)
+    assert not game.prohibits.forbidden(owner, "use", peach(library), owner)  # `others`: never the owner
     other.dying = True
-    assert not game.forbidden(other, "use", peach(library), other)  # the dying player may
+    assert not game.prohibits.forbidden(other, "use", peach(library), other)  # the dying player may
     other.dying = False
     game.current = other
-    assert not game.forbidden(other, "use", peach(library), other)  # outside the owner's turn
+    assert not game.prohibits.forbidden(other, "use", peach(library), other)  # outside the owner's turn
 
 
 def test_a_forbid_for_all_binds_the_owner_too_and_stops_when_the_owner_dies(library):
@@ -80,24 +80,24 @@ def test_a_forbid_for_all_binds_the_owner_too_and_stops_when_the_owner_dies(libr
     red = UsedCard.of(next(c for c in game.deck if c.kind.name == "殺" and c.color == "red"))
     black = UsedCard.of(next(c for c in game.deck if c.kind.name == "殺" and c.color == "black"))
     user = game.players[0]
-    assert all(game.forbidden(p, "target", red, user) for p in game.players)
-    assert not game.forbidden(game.players[2], "target", black, user)
+    assert all(game.prohibits.forbidden(p, "target", red, user) for p in game.players)
+    assert not game.prohibits.forbidden(game.players[2], "target", black, user)
     game.players[1].alive = False
-    game.changed_skills()
-    assert not game.forbidden(game.players[2], "target", red, user)
+    game.skills.changed_skills()
+    assert not game.prohibits.forbidden(game.players[2], "target", red, user)
 
 
 def test_no_forbid_in_play_means_an_empty_table(library):
     game = table(library, {})
-    assert game.forbid_table() == {}
-    assert not game.forbidden(game.players[1], "use", peach(library), game.players[1])
+    assert game.prohibits.forbid_table() == {}
+    assert not game.prohibits.forbidden(game.players[1], "use", peach(library), game.players[1])
 
 
 def test_a_virtual_use_and_a_named_use_respect_a_prohibit_on_using(library):
     game = table(library, {0: ["kinds_shan"], 2: ["kinds_zhi"]})
     owner = game.players[0]
-    assert not game.use_virtual(owner, "閃", [game.players[1]], True, False)
-    assert not game.can_use_named(owner, "閃")
+    assert not game.choices.use_virtual(owner, "閃", [game.players[1]], True, False)
+    assert not game.choices.can_use_named(owner, "閃")
 
 
 # ---------------------------------------------------------------- modifiers per pattern
@@ -105,16 +105,16 @@ def test_a_virtual_use_and_a_named_use_respect_a_prohibit_on_using(library):
 def test_a_trick_distance_modifier_applies_to_its_pattern_only(library):
     game = table(library, {0: ["kinds_liang"]}, seats=5)
     user, far = game.players[0], game.players[2]
-    assert game.distance(user, far) == 2
+    assert game.seats.distance(user, far) == 2
     for name, allowed in (("兵糧寸斷", True), ("順手牽羊", False)):
         kind = library.cards[name]
         card = UsedCard.virtual(kind)
-        assert game.target_ok(user, kind.mode("play").target, far, card) is allowed, name
+        assert game.using.target_ok(user, kind.mode("play").target, far, card) is allowed, name
 
 
 def test_attack_range_is_readable(library):
     game = table(library, {})
-    assert game.attack_range(game.players[0]) == 1
+    assert game.seats.attack_range(game.players[0]) == 1
 
 
 # ---------------------------------------------------------------- labelled choices
@@ -122,13 +122,13 @@ def test_attack_range_is_readable(library):
 def test_an_option_whose_condition_fails_is_not_offered_and_none_when_nothing_is(library):
     game = table(library, {})
     p = game.players[0]
-    assert game.choose_option(p, ["回復1點體力", "摸兩張牌"], [False, True]) == "摸兩張牌"
-    assert game.choose_option(p, ["回復1點體力"], [False]) is None
+    assert game.labelled.choose_option(p, ["回復1點體力", "摸兩張牌"], [False, True]) == "摸兩張牌"
+    assert game.labelled.choose_option(p, ["回復1點體力"], [False]) is None
 
 
 def test_a_redirect_never_moves_a_use_onto_a_player_it_may_not_target(library):
     game = table(library, {2: ["kinds_zhi"]})
     red = UsedCard.of(next(c for c in game.deck if c.kind.name == "殺" and c.color == "red"))
     use = Use(red, game.players[0], [game.players[1]], "play")
-    game.redirect(use, game.players[1], game.players[2])
+    game.choices.redirect(use, game.players[1], game.players[2])
     assert use.targets == [game.players[1]]

@@ -64,15 +64,15 @@ def table(library, skills: dict[int, list[str]], **kw):
     game = make_table(library, seats=[dict(role="lord", **kw.pop("first", {})), dict(), dict()], **kw)
     for i, names in skills.items():
         game.players[i].skills = tuple(library.skills[n] for n in names)
-    game.changed_skills()
+    game.skills.changed_skills()
     return game
 
 
 def test_no_filter_in_play_returns_every_card_as_it_is(library):
     game = table(library, {}, first=dict(hand=["殺 ♠7"]))
     card = game.players[0].hand[0]
-    assert game.filter_table() == {}
-    assert game.seen(card) is card
+    assert game.filters.filter_table() == {}
+    assert game.filters.seen(card) is card
 
 
 def test_a_suit_filter_is_read_in_hand_equipment_and_piles_but_the_card_never_changes(library):
@@ -81,11 +81,11 @@ def test_a_suit_filter_is_read_in_hand_equipment_and_piles_but_the_card_never_ch
     hand, armour = owner.hand[0], owner.equips["armor"]
     owner.piles["權"] = [game.deck.pop()]
     for card in (hand, armour, *owner.piles["權"]):
-        view = game.seen(card)
+        view = game.filters.seen(card)
         assert card.suit != "heart" or view is card
         if card.suit == "spade":
             assert (view.suit, view.color, view.is_virtual) == ("heart", "red", False)
-    assert hand.suit == "spade" and game.seen(hand).label() == "【殺】♠7(視為♥)"
+    assert hand.suit == "spade" and game.filters.seen(hand).label() == "【殺】♠7(視為♥)"
     assert check_invariants(game, len(game.all_cards)) == []
 
 
@@ -93,9 +93,9 @@ def test_another_players_cards_and_a_card_out_of_play_are_not_filtered(library):
     game = table(library, {0: ["kinds2_hong"]})
     other_card = find(game, "殺 ♠7")
     game.players[1].hand.append(game.deck.pop(game.deck.index(other_card)))
-    assert game.seen(other_card) is other_card
+    assert game.filters.seen(other_card) is other_card
     loose = next(c for c in game.deck if c.suit == "spade")
-    assert game.seen(loose) is loose  # in the deck: nobody's card
+    assert game.filters.seen(loose) is loose  # in the deck: nobody's card
 
 
 def test_a_judgement_card_is_read_as_the_judged_players(library):
@@ -103,13 +103,13 @@ def test_a_judgement_card_is_read_as_the_judged_players(library):
     seen = []
 
     def body(ctx: Ctx) -> None:  # the judgement is open while the text that asked for it runs
-        j = game.judge(game.players[0])
-        seen.append((j, game.seen(j).suit, game.seen(j.card).color))
-    game.run_block(body, Ctx(game, {}), "測試")
+        j = game.hp.judge(game.players[0])
+        seen.append((j, game.filters.seen(j).suit, game.filters.seen(j.card).color))
+    game.hp.run_block(body, Ctx(game, {}), "測試")
     j, suit, color = seen[0]
     assert (suit, color, j.card.suit) == ("heart", "red", "spade")
     assert game.judging == ()  # closed with its block
-    assert game.seen(Judge(game.players[1], j.card)).suit == "spade"
+    assert game.filters.seen(Judge(game.players[1], j.card)).suit == "spade"
 
 
 def test_text_reads_a_card_through_the_filter_in_patterns_and_fields(library):
@@ -117,24 +117,24 @@ def test_text_reads_a_card_through_the_filter_in_patterns_and_fields(library):
     owner = game.players[0]
     before = len(owner.hand)
     body = library.skills["kinds2_du"].actives[0].body
-    game.run_block(body, Ctx(game, {"you": owner}), "讀紅")
+    game.hp.run_block(body, Ctx(game, {"you": owner}), "讀紅")
     assert len(owner.hand) == before + 1  # ♠7 counts as ♥; ♣8 does not
 
 
 def test_a_name_filter_makes_the_card_castable_as_the_other_card_only(library):
     game = table(library, {0: ["kinds2_ming"]}, first=dict(hand=["閃 ♦2"]))
     owner = game.players[0]
-    options = list(game.castable(owner, "play"))
+    options = list(game.using.castable(owner, "play"))
     assert [(label, kind.name) for label, kind, _ in options] == [("【閃】♦2(視為【殺】)", "殺")]
-    assert list(game.castable(owner, "respond", lambda c: c.kind.is_a("閃"))) == []  # no longer a 閃
-    used = game.make_card(library.cards["殺"], (owner.hand[0],))
+    assert list(game.using.castable(owner, "respond", lambda c: c.kind.is_a("閃"))) == []  # no longer a 閃
+    used = game.using.make_card(library.cards["殺"], (owner.hand[0],))
     assert used.name == "殺" and not used.is_virtual and used.subcards == (owner.hand[0],)
 
 
 def test_a_conversion_takes_the_colour_its_cards_count_as(library):
     game = table(library, {0: ["kinds2_hong"]}, first=dict(hand=["殺 ♠7", "殺 ♠8"]))
     owner = game.players[0]
-    card = game.make_card(library.cards["閃"], tuple(owner.hand))
+    card = game.using.make_card(library.cards["閃"], tuple(owner.hand))
     assert (card.suit, card.color) == ("heart", "red")
     assert UsedCard.virtual(library.cards["閃"], tuple(owner.hand)).color == "black"
 
@@ -145,11 +145,11 @@ def test_treated_equipment_is_a_skill_only_while_its_slot_is_empty(library):
     armour = library.cards["八卦陣"].skill
     game = table(library, {0: ["kinds2_zhen"]})
     owner = game.players[0]
-    assert armour in game.skills_of(owner) and game.treated_as(owner, armour)
+    assert armour in game.skills.skills_of(owner) and game.filters.treated_as(owner, armour)
     owner.equips["armor"] = game.deck.pop(game.deck.index(find(game, "仁王盾 ♣2")))
-    game.changed_skills()
-    assert armour not in game.skills_of(owner)
-    assert library.cards["仁王盾"].skill in game.skills_of(owner)
+    game.skills.changed_skills()
+    assert armour not in game.skills.skills_of(owner)
+    assert library.cards["仁王盾"].skill in game.skills.skills_of(owner)
 
 
 def test_a_filter_applies_only_while_its_condition_holds(tmp_path):
@@ -160,6 +160,6 @@ def test_a_filter_applies_only_while_its_condition_holds(tmp_path):
     game = table(lib, {0: ["kinds2_tiao"]}, first=dict(hand=["殺 ♠7"]))
     owner = game.players[0]
     card = owner.hand[0]
-    assert game.seen(card) is card  # at full hp: read as printed
+    assert game.filters.seen(card) is card  # at full hp: read as printed
     owner.hp -= 1
-    assert game.seen(card).suit == "heart" and card.suit == "spade"
+    assert game.filters.seen(card).suit == "heart" and card.suit == "spade"

@@ -78,7 +78,7 @@ def test_cards_that_move_together_open_one_window_per_player_and_zone(library):
     game = make_table(library, seats=[dict(role="lord", hand=["殺 ♠7", "閃 ♦2"], equips=["諸葛連弩 ♣A"]),
                                       dict()])
     game.tracing = True
-    game.move_cards([find(game, c) for c in ("殺 ♠7", "閃 ♦2", "諸葛連弩 ♣A")], "discard", reason="discard")
+    game.moves.move_cards([find(game, c) for c in ("殺 ♠7", "閃 ♦2", "諸葛連弩 ♣A")], "discard", reason="discard")
     windows = [line for line in game.lines if "〔時機〕" in line]
     assert windows == ["  〔時機〕失去牌後", "  〔時機〕失去牌後"]  # the hand, then the equipment
     assert specs(game.discard_pile) == ["殺 ♠7", "閃 ♦2", "諸葛連弩 ♣A"]
@@ -87,9 +87,9 @@ def test_cards_that_move_together_open_one_window_per_player_and_zone(library):
 def test_the_window_carries_every_card_lost(library):
     seen = []
     game = make_table(library, seats=[dict(role="lord", hand=["殺 ♠7", "閃 ♦2"]), dict()])
-    game.open_window = lambda window, variables: seen.append(specs(variables["move"].cards))
+    game.triggers.open_window = lambda window, variables: seen.append(specs(variables["move"].cards))
     game.tracing = True  # a window nobody hears is only counted (no payload is built) unless traced
-    game.to_discard(list(game.players[0].hand), "discard")
+    game.zones.to_discard(list(game.players[0].hand), "discard")
     assert seen == [["殺 ♠7", "閃 ♦2"]]
 
 
@@ -97,9 +97,9 @@ def test_a_private_pile_is_picked_face_down_by_others_and_face_up_by_its_owner(l
     game = make_table(library, seats=[dict(role="lord"), dict()], answers={0: ["【殺】♠7"], 1: ["扣置的牌2"]})
     game.tracing = True
     owner = game.players[0]
-    game.move_cards([find(game, "閃 ♦2"), find(game, "殺 ♠7")], "pile:藏", owner)
-    assert game.pick_card(game.players[1], owner, "pile:藏") is find(game, "殺 ♠7")
-    assert game.pick_card(owner, owner, "pile:藏") is find(game, "殺 ♠7")
+    game.moves.move_cards([find(game, "閃 ♦2"), find(game, "殺 ♠7")], "pile:藏", owner)
+    assert game.zones.pick_card(game.players[1], owner, "pile:藏") is find(game, "殺 ♠7")
+    assert game.zones.pick_card(owner, owner, "pile:藏") is find(game, "殺 ♠7")
     asked = [line for line in game.lines if "〔詢問〕" in line]
     assert "［扣置的牌1／扣置的牌2］" in asked[0] and "［【閃】♦2／【殺】♠7］" in asked[1]
 
@@ -107,7 +107,7 @@ def test_a_private_pile_is_picked_face_down_by_others_and_face_up_by_its_owner(l
 def test_piles_are_counted_by_the_invariants(library):
     game = make_table(library, seats=[dict(role="lord", hand=["殺 ♠7"]), dict()])
     p = game.players[0]
-    game.move_cards([find(game, "殺 ♠7")], "pile:權", p)
+    game.moves.move_cards([find(game, "殺 ♠7")], "pile:權", p)
     assert p.piles == {"權": [find(game, "殺 ♠7")]} and p.hand == []
     assert check_invariants(game, TOTAL) == []
     p.alive = False
@@ -117,16 +117,16 @@ def test_piles_are_counted_by_the_invariants(library):
 def test_a_dead_players_piles_go_to_the_discard_pile(library):
     game = make_table(library, seats=[dict(role="lord"), dict(), dict()])
     p = game.players[1]
-    game.move_cards([find(game, "殺 ♠7"), find(game, "閃 ♦2")], "pile:權", p)
-    game.empty_piles(p)
+    game.moves.move_cards([find(game, "殺 ♠7"), find(game, "閃 ♦2")], "pile:權", p)
+    game.moves.empty_piles(p)
     assert p.piles == {"權": []} and specs(game.discard_pile) == ["殺 ♠7", "閃 ♦2"]
 
 
 def test_cards_put_on_the_deck_pass_the_free_time_check(library):
     game = make_table(library, seats=[dict(role="lord", hand=["殺 ♠7", "閃 ♦2", "閃 ♦3"]), dict()])
     watch = Invariants.start(game)
-    game.move_by_text([find(game, "殺 ♠7")], "deck_top", None, "put", game.players[0])
-    game.move_by_text([find(game, "閃 ♦2")], "deck_bottom", None, "put", game.players[0])
+    game.moves.move_by_text([find(game, "殺 ♠7")], "deck_top", None, "put", game.players[0])
+    game.moves.move_by_text([find(game, "閃 ♦2")], "deck_bottom", None, "put", game.players[0])
     watch.at_free_time()  # no InvariantBroken: the deck grew by two traced moves
     assert game.deck[-1] is find(game, "殺 ♠7") and game.deck[0] is find(game, "閃 ♦2")
     game.deck.append(game.players[0].hand.pop())  # a card slipped onto the deck, not by a move
@@ -137,10 +137,10 @@ def test_cards_put_on_the_deck_pass_the_free_time_check(library):
 def test_a_refused_move_moves_nothing(library):
     game = make_table(library, seats=[dict(role="lord", hand=["殺 ♠7"]), dict(equips=["青釭劍 ♠6"])])
     before = specs(game.players[0].hand)
-    assert not game.move_by_text([find(game, "殺 ♠7")], "equip", game.players[1], "put", game.players[0])
-    assert not game.move_by_text([find(game, "殺 ♠7")], "judge", game.players[1], "put", game.players[0])
+    assert not game.moves.move_by_text([find(game, "殺 ♠7")], "equip", game.players[1], "put", game.players[0])
+    assert not game.moves.move_by_text([find(game, "殺 ♠7")], "judge", game.players[1], "put", game.players[0])
     assert specs(game.players[0].hand) == before
-    assert game.move_by_text([find(game, "諸葛連弩 ♣A")], "equip", game.players[1], "put", game.players[0],
+    assert game.moves.move_by_text([find(game, "諸葛連弩 ♣A")], "equip", game.players[1], "put", game.players[0],
                              replace=True)
     assert specs(game.players[1].equips.values()) == ["諸葛連弩 ♣A"] and specs(game.discard_pile) == ["青釭劍 ♠6"]
 
@@ -149,30 +149,30 @@ def test_the_history_is_kept_per_period_and_only_when_text_queries_it(library):
     game = make_table(library, seats=[dict(role="lord", hand=["殺 ♠7", "閃 ♦2"]), dict()])
     p = game.players[0]
     assert game.history.on  # mech_moves.sgs queries it
-    game._maybe_new_round(game.players[0])  # the turn starts rounds (engine/turn.py)
+    game.turn._maybe_new_round(game.players[0])  # the turn starts rounds (engine/turn.py)
     game.history.start("turn", 0)
     game.history.start("phase", 0)
-    game.to_discard([find(game, "殺 ♠7")], "discard")
+    game.zones.to_discard([find(game, "殺 ♠7")], "discard")
     game.history.start("phase", 0)
-    game.to_discard([find(game, "閃 ♦2")], "discard")
+    game.zones.to_discard([find(game, "閃 ♦2")], "discard")
     assert specs(game.history.cards(p, "discarded", "phase")) == ["閃 ♦2"]
     assert specs(game.history.cards(p, "discarded", "turn")) == ["殺 ♠7", "閃 ♦2"]
     assert specs(game.history.cards(p, "lost", "turn")) == ["殺 ♠7", "閃 ♦2"]
-    game._maybe_new_round(game.players[1])  # the next seat: the same round
+    game.turn._maybe_new_round(game.players[1])  # the next seat: the same round
     assert len(game.history.cards(p, "discarded", "round")) == 2
-    game._maybe_new_round(game.players[0])  # back to the first seat: a new round, the log starts again
+    game.turn._maybe_new_round(game.players[0])  # back to the first seat: a new round, the log starts again
     assert game.history.moves == []
     # a library whose text never queries the history (the shipped one does: 固政 of 國戰)
     quiet = attrs.evolve(library, history_used=False, history_skills=frozenset())
     plain = make_table(quiet, seats=[dict(role="lord", hand=["殺 ♠7"]), dict()])
-    plain.to_discard([find(plain, "殺 ♠7")], "discard")
+    plain.zones.to_discard([find(plain, "殺 ♠7")], "discard")
     assert not plain.history.on and plain.history.moves == []
 
 
 def test_swapping_hands_is_one_move_recorded_for_both(library):
     game = make_table(library, seats=[dict(role="lord", hand=["殺 ♠7"]), dict(hand=["閃 ♦2", "閃 ♦3"])])
     a, b = game.players
-    game.swap_hands(a, b)
+    game.moves.swap_hands(a, b)
     assert specs(a.hand) == ["閃 ♦2", "閃 ♦3"] and specs(b.hand) == ["殺 ♠7"]
     assert specs(game.history.cards(a, "gained", "round")) == ["閃 ♦2", "閃 ♦3"]
     assert specs(game.history.cards(b, "lost", "round")) == ["閃 ♦2", "閃 ♦3"]

@@ -26,7 +26,7 @@ def library():
 def table(library, skills: tuple[str, ...], hand: list[str], answers: dict | None = None):
     game = make_table(library, seats=[dict(role="lord", hand=hand), dict(role="rebel")], answers=answers or {})
     game.players[0].skills = tuple(library.skills[normalize(s)] for s in skills)
-    game.changed_skills()
+    game.skills.changed_skills()
     return game
 
 
@@ -64,7 +64,7 @@ def test_forms_accepted(tmp_path: Path, body: str) -> None:
 
 def test_declared_set_offers_each_usable_name_once(library) -> None:
     game = table(library, ("試惑",), ["桃 ♥3"])
-    labels = [label for label, _, sub in game.castable(game.players[0], "play") if sub[0] == "view_as"]
+    labels = [label for label, _, sub in game.using.castable(game.players[0], "play") if sub[0] == "view_as"]
     names = [label.split("【")[2].split("】")[0] for label in labels]
     assert "殺" in names and "南蠻入侵" in names and "無中生有" in names
     assert "閃" not in names and "無懈可擊" not in names  # not usable at free time
@@ -75,29 +75,29 @@ def test_declared_set_offers_each_usable_name_once(library) -> None:
 def test_declared_set_answers_with_the_asked_name_only(library) -> None:
     game = table(library, ("試惑",), ["桃 ♥3"])
     dodge = library.cards["閃"]
-    answers = [label for label, kind, sub in game.castable(game.players[0], "respond", lambda c: c.kind is dodge)]
+    answers = [label for label, kind, sub in game.using.castable(game.players[0], "respond", lambda c: c.kind is dodge)]
     assert answers == ["【試惑】視為【閃】（扣置）"]
 
 
 def test_face_down_card_hides_its_face(library) -> None:
     game = table(library, ("試惑",), ["桃 ♥3"], answers={0: ["【桃】♥3"]})
     strike = library.cards["殺"]
-    va = next(sub for label, kind, sub in game.castable(game.players[0], "play") if kind is strike)
-    card = game.produce(game.players[0], strike, va)
+    va = next(sub for label, kind, sub in game.using.castable(game.players[0], "play") if kind is strike)
+    card = game.using.produce(game.players[0], strike, va)
     assert card.face_down and card.suit is None and card.color is None
     assert card.label() == "【殺】(扣置)" and card.subcards[0].kind.name == "桃"
 
 
 def test_recast_offered_only_with_a_card_to_make_it(library) -> None:
     game = table(library, ("試環",), ["閃 ♦2", "殺 ♣5"])
-    assert [o.label for o in game.recast_options(game.players[0])] == ["【試環】當【鐵索連環】重鑄"]
+    assert [o.label for o in game.turn.recast_options(game.players[0])] == ["【試環】當【鐵索連環】重鑄"]
     game = table(library, ("試環",), ["閃 ♦2"])
-    assert game.recast_options(game.players[0]) == []
+    assert game.turn.recast_options(game.players[0]) == []
 
 
 def test_a_name_is_declared_from_the_cards_the_game_is_played_with(library) -> None:
     # the table's deck is the 108 cards of the standard and EX decks: no 火殺, 酒, 鐵索連環
     game = table(library, ("試惑",), ["桃 ♥3"])
-    names = {label.split("【")[2].split("】")[0] for label, _, sub in game.castable(game.players[0], "play")
+    names = {label.split("【")[2].split("】")[0] for label, _, sub in game.using.castable(game.players[0], "play")
              if sub[0] == "view_as"}
     assert "殺" in names and not names & {"火殺", "雷殺", "酒", "鐵索連環", "火攻"}

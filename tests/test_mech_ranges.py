@@ -45,7 +45,7 @@ def table(library, skills: dict[int, list[str]], seats: int = 5):
     game = make_table(library, seats=[dict(role="lord")] + [dict() for _ in range(seats - 1)])
     for i, names in skills.items():
         game.players[i].skills = tuple(library.skills[n] for n in names)
-    game.changed_skills()
+    game.skills.changed_skills()
     return game
 
 
@@ -80,10 +80,10 @@ def test_the_new_forms_check_clean(tmp_path, body):
 def test_a_distance_set_to_one_ignores_horses_and_binds_the_other_player(library):
     game = table(library, {0: ["ceju"]})
     me, third, fourth = game.players[0], game.players[2], game.players[3]
-    assert (game.distance(me, third), game.distance(me, fourth)) == (1, 2)
+    assert (game.seats.distance(me, third), game.seats.distance(me, fourth)) == (1, 2)
     game.players[2].skills = (library.skills["ceyuan"],)  # others' distance to it would be 3
-    game.changed_skills()
-    assert game.distance(me, third) == 1 and game.distance(game.players[1], third) == 3
+    game.skills.changed_skills()
+    assert game.seats.distance(me, third) == 1 and game.seats.distance(game.players[1], third) == 3
 
 
 # ---------------------------------------------------------------- the range of a card
@@ -92,10 +92,10 @@ def test_a_lifted_range_reaches_everyone_for_that_card_only(library):
     game = table(library, {0: ["cesha"]})
     me, far = game.players[0], game.players[2]
     sha, duel = (UsedCard.virtual(library.cards[n]) for n in ("殺", "決鬥"))
-    assert game.in_range(me, far, sha) and not game.in_range(me, far, duel)
-    assert not game.in_range(me, far)  # an attack range asked with no card is unchanged
+    assert game.seats.in_range(me, far, sha) and not game.seats.in_range(me, far, duel)
+    assert not game.seats.in_range(me, far)  # an attack range asked with no card is unchanged
     rule = library.cards["殺"].mode("play").target
-    assert far in game.legal_targets(me, rule, sha)
+    assert far in game.using.legal_targets(me, rule, sha)
 
 
 # ---------------------------------------------------------------- extra targets with a condition
@@ -116,8 +116,8 @@ def test_a_conditioned_extra_target_is_counted_apart_from_the_free_ones(library)
     game = table(library, {0: ["cemu"]})
     me = game.players[0]
     sha = UsedCard.virtual(library.cards["殺"])
-    assert game.extra_targets(me, sha) == 0
-    slots, skills = game.where_slots(me, sha)
+    assert game.skills.extra_targets(me, sha) == 0
+    slots, skills = game.using.where_slots(me, sha)
     assert len(slots) == 1 and skills == ["測目"]
     game.players[1].hp = 3
     assert [slots[0](Ctx(game, {"it": p, "you": me})) for p in game.players[1:3]] == [False, True]
@@ -127,9 +127,9 @@ def test_times_used_counts_only_in_the_players_own_play_phase(library):
     game = table(library, {})
     me = game.players[0]
     me.used = {"skill:測殺": 1, "convert:測殺": 2}
-    assert game.times_used(me, "測殺") == 0  # no phase is being played
+    assert game.using.times_used(me, "測殺") == 0  # no phase is being played
     game.phase_now = "play"
-    assert game.times_used(me, "測殺") == 3 and game.times_used(game.players[1], "測殺") == 0
+    assert game.using.times_used(me, "測殺") == 3 and game.using.times_used(game.players[1], "測殺") == 0
 
 
 # ---------------------------------------------------------------- `= N` on the other numbers
@@ -172,7 +172,7 @@ def set_library(tmp_path_factory):
 ])
 def test_attack_range_set_to_a_number_replaces_the_base(set_library, skills, expected):
     game = table(set_library, {0: skills})
-    assert game.attack_range(game.players[0]) == expected
+    assert game.seats.attack_range(game.players[0]) == expected
 
 
 def test_hand_limit_and_use_limit_set_to_a_number(set_library):
@@ -180,16 +180,16 @@ def test_hand_limit_and_use_limit_set_to_a_number(set_library):
     a, b, c = game.players[:3]
     a.hp = b.hp = c.hp = 1
     sha = set_library.cards["殺"]
-    assert game.modified(a, "hand_limit", a.hp) == 6  # = 5, then += 1
-    assert game.modified(b, "hand_limit", b.hp) == 5  # the largest `=` of two
-    assert game.modified(c, "hand_limit", c.hp) == 2  # hp 1, += 1
-    assert (game.use_limit(a, sha), game.use_limit(b, sha), game.use_limit(c, sha)) == (3, 2, 2)
+    assert game.skills.modified(a, "hand_limit", a.hp) == 6  # = 5, then += 1
+    assert game.skills.modified(b, "hand_limit", b.hp) == 5  # the largest `=` of two
+    assert game.skills.modified(c, "hand_limit", c.hp) == 2  # hp 1, += 1
+    assert (game.skills.use_limit(a, sha), game.skills.use_limit(b, sha), game.skills.use_limit(c, sha)) == (3, 2, 2)
 
 
 def test_extra_targets_set_to_a_number(set_library):
     game = table(set_library, {0: ["ceduo"]})
-    assert game.extra_targets(game.players[0], UsedCard.virtual(set_library.cards["殺"])) == 2
-    assert game.extra_targets(game.players[0], UsedCard.virtual(set_library.cards["決鬥"])) == 0
+    assert game.skills.extra_targets(game.players[0], UsedCard.virtual(set_library.cards["殺"])) == 2
+    assert game.skills.extra_targets(game.players[0], UsedCard.virtual(set_library.cards["決鬥"])) == 0
 
 
 def test_the_discard_phase_keeps_a_hand_limit_set_to_a_number(set_library):
@@ -197,6 +197,6 @@ def test_the_discard_phase_keeps_a_hand_limit_set_to_a_number(set_library):
     me = game.players[0]
     me.hp = me.max_hp = 4
     game.agents[0] = RandomAgent(1)
-    game.draw(me, 6)
-    game._phase_discard(me, None)
+    game.zones.draw(me, 6)
+    game.turn._phase_discard(me, None)
     assert len(me.hand) == 2  # the limit is 2, not hp 4 + 2

@@ -29,7 +29,7 @@ def table(library, skills: dict[int, list[str]], seats: int = 3, **first):
     game = make_table(library, seats=[dict(role="lord", **first)] + [dict() for _ in range(seats - 1)])
     for i, names in skills.items():
         game.players[i].skills = tuple(library.skills[n] for n in names)
-    game.changed_skills()
+    game.skills.changed_skills()
     return game
 
 
@@ -54,14 +54,14 @@ def test_the_test_heroes_check_clean():
 def test_only_matching_hand_cards_are_kept_out_of_the_count(library):
     game = table(library, {0: ["small_cang"]}, hand=["殺 ♠7", "殺 ♣9", "閃 ♦2"])
     owner = game.players[0]
-    assert game.uncounted_hand(owner) == [find(game, "殺 ♠7"), find(game, "殺 ♣9")]
-    assert game.uncounted_hand(game.players[1]) == []
+    assert game.turn.uncounted_hand(owner) == [find(game, "殺 ♠7"), find(game, "殺 ♣9")]
+    assert game.turn.uncounted_hand(game.players[1]) == []
 
 
 def test_an_uncounted_card_is_never_discarded_even_when_too_few_others_are_left(library):
     game = table(library, {0: ["small_cang"]}, hand=["殺 ♠7", "閃 ♦2"])
     owner = game.players[0]
-    assert game.discard_cards(owner, 2, "hand", spare=game.uncounted_hand(owner))
+    assert game.zones.discard_cards(owner, 2, "hand", spare=game.turn.uncounted_hand(owner))
     assert owner.hand == [find(game, "殺 ♠7")]
 
 
@@ -70,20 +70,20 @@ def test_an_uncounted_card_is_never_discarded_even_when_too_few_others_are_left(
 def test_a_treated_weapon_gives_its_range_only_while_the_slot_is_empty(library):
     game = table(library, {0: ["small_gong"]}, seats=5)
     owner = game.players[0]
-    assert game.attack_range(owner) == library.cards["麒麟弓"].range == 5
-    assert game.in_range(owner, game.players[2])
-    assert game.attack_range(game.players[1]) == 1
+    assert game.seats.attack_range(owner) == library.cards["麒麟弓"].range == 5
+    assert game.seats.in_range(owner, game.players[2])
+    assert game.seats.attack_range(game.players[1]) == 1
     owner.equips["weapon"] = game.deck.pop(game.deck.index(find(game, "諸葛連弩 ♣A")))
-    game.changed_skills()
-    assert game.attack_range(owner) == 1
+    game.skills.changed_skills()
+    assert game.seats.attack_range(owner) == 1
 
 
 def test_a_weapon_set_aside_gives_no_range_and_no_treated_one(library):
     game = table(library, {0: ["small_gong"]}, equips=["青釭劍 ♠6"])
     owner = game.players[0]
-    assert game.attack_range(owner) == 2
+    assert game.seats.attack_range(owner) == 2
     game.set_aside = frozenset({owner.equips["weapon"].uid})
-    assert game.attack_range(owner) == 1
+    assert game.seats.attack_range(owner) == 1
 
 
 # ---------------------------------------------------------------- two owners of one action
@@ -92,11 +92,11 @@ def test_owners_are_named_only_when_two_offer_one_action(library):
     game = table(library, {0: ["small_zeng"], 2: ["small_zeng"]}, seats=4)
     actor = game.players[1]
     actor.hand.append(game.deck.pop(game.deck.index(find(game, "閃 ♦2"))))
-    labels = [o.label for o in game.attached_options(actor)]
+    labels = [o.label for o in game.attached.attached_options(actor)]
     assert labels == [f"發動【試贈】（{game.players[2].label()}）", f"發動【試贈】（{game.players[0].label()}）"]
     game.players[2].skills = ()
-    game.changed_skills()
-    assert [o.label for o in game.attached_options(actor)] == ["發動【試贈】"]
+    game.skills.changed_skills()
+    assert [o.label for o in game.attached.attached_options(actor)] == ["發動【試贈】"]
 
 
 # ---------------------------------------------------------------- sgs explain

@@ -42,20 +42,20 @@ def test_the_unused_heroes_are_the_pool_less_the_seated_ones_in_library_order(li
     game = setup(lib, "mech_start", 2, seed=4)
     seated = {p.name for p in game.players}
     assert game.hero_pool == POOL
-    assert game.unused_heroes() == [h for h in POOL if h not in seated]
-    game.set_hero(game.players[1], lib.heroes[game.unused_heroes()[0]])  # the old card goes back
-    assert game.players[1].name not in game.unused_heroes() and len(game.unused_heroes()) == 3
+    assert game.start.unused_heroes() == [h for h in POOL if h not in seated]
+    game.state.set_hero(game.players[1], lib.heroes[game.start.unused_heroes()[0]])  # the old card goes back
+    assert game.players[1].name not in game.start.unused_heroes() and len(game.start.unused_heroes()) == 3
 
 
 def test_a_table_of_blank_heroes_has_no_unused_heroes():
     game = setup(load_library(), "basic", 4, seed=2)
-    assert game.unused_heroes() == []
-    assert game.choose_hero(game.players[0], game.unused_heroes()) is None
+    assert game.start.unused_heroes() == []
+    assert game.start.choose_hero(game.players[0], game.start.unused_heroes()) is None
 
 
 def test_choose_hero_offers_only_heroes_of_the_library(lib):
     game = setup(lib, "mech_start", 2, seed=1)
-    assert game.choose_hero(game.players[0], ["不存在", "也不存在"]) is None
+    assert game.start.choose_hero(game.players[0], ["不存在", "也不存在"]) is None
 
 
 def test_a_hero_name_unknown_at_run_time_is_a_located_rules_error(tmp_path):
@@ -67,7 +67,7 @@ def test_a_hero_name_unknown_at_run_time_is_a_located_rules_error(tmp_path):
                     encoding="utf-8")
     game = setup(load_library([path]), "odd", 2, seed=0)
     with pytest.raises(RulesError, match=r"odd\.sgs:3:19: no hero of the library is named '無此將'"):
-        game.start_game()
+        game.start.start_game()
 
 
 def test_a_hero_argument_must_be_a_name_or_text(tmp_path):

@@ -100,7 +100,7 @@ def test_the_test_heroes_check_clean():
 
 def seat(game, i, lib, *names):
     game.players[i].skills = tuple(lib.skills[n] for n in names)
-    game.changed_skills()
+    game.skills.changed_skills()
 
 
 def test_a_limited_active_is_offered_once_a_game_then_spent(lib):
@@ -108,10 +108,10 @@ def test_a_limited_active_is_offered_once_a_game_then_spent(lib):
                       answers={0: ["發動【例限】", "結束出牌", "結束出牌"]})
     seat(game, 0, lib, "lixian", "liji")
     lord = game.players[0]
-    game.run_phase(lord, "play")
+    game.turn.run_phase(lord, "play")
     assert len(lord.hand) == 2 and game.fired == {"例限": 1}
-    assert "發動【例限】" not in [o.label for o in game.play_options(lord)]
-    game.run_phase(lord, "play")  # a new play phase: still spent, and 例記 sees it spent
+    assert "發動【例限】" not in [o.label for o in game.turn.play_options(lord)]
+    game.turn.run_phase(lord, "play")  # a new play phase: still spent, and 例記 sees it spent
     assert len(lord.hand) == 3 and game.fired["例記"] == 1
     finish(game)
 
@@ -120,7 +120,7 @@ def test_values_set_on_a_damage_and_a_use_are_read_in_later_windows(lib):
     game = make_table(lib, seats=[dict(role="lord", hand=["殺 ♠7"]), dict(role="rebel")],
                       answers={0: ["【殺】♠7"]}, deck_top=["閃 ♦2", "閃 ♦3"])
     seat(game, 0, lib, "libiao")
-    game.run_phase(game.players[0], "play")
+    game.turn.run_phase(game.players[0], "play")
     rebel, lord = game.players[1], game.players[0]
     assert rebel.hp == 3 and [c.name for c in rebel.hand] == ["閃"]  # the marked damage: drew one
     assert [c.name for c in lord.hand] == ["閃"]  # the use noted an empty hand: drew one at its end
@@ -133,13 +133,13 @@ def test_state_lasts_as_declared_turn_and_round(lib):
     seat(game, 0, lib, "liji")
     lord = game.players[0]
     lord.turned = False
-    game.play_turn(lord)
+    game.turn.play_turn(lord)
     key = "例記.輪次"
-    assert game.recall(None, key, 0) == 1 and lord.memory == {}  # the turn's value is gone
-    game.play_turn(game.players[1])
-    assert game.recall(None, key, 0) == 1  # the round goes on through seat 2's turn
-    game.play_turn(lord)  # the first seat again: a new round, counted from 0
-    assert game.recall(None, key, 0) == 1
+    assert game.state.recall(None, key, 0) == 1 and lord.memory == {}  # the turn's value is gone
+    game.turn.play_turn(game.players[1])
+    assert game.state.recall(None, key, 0) == 1  # the round goes on through seat 2's turn
+    game.turn.play_turn(lord)  # the first seat again: a new round, counted from 0
+    assert game.state.recall(None, key, 0) == 1
 
 
 def test_current_phase_is_none_outside_a_phase(lib, tmp_path):
@@ -150,7 +150,7 @@ def test_current_phase_is_none_outside_a_phase(lib, tmp_path):
     extra = load_library([path])
     game = make_table(extra, seats=[dict(role="lord"), dict(role="rebel")], answers={0: ["結束出牌"]})
     seat(game, 0, extra, "cetai")
-    game.play_turn(game.players[0])
+    game.turn.play_turn(game.players[0])
     assert game.fired == {"測態": 2} and len(game.players[0].hand) == 4  # 1 + 1 + the 2 of the draw
 
 
@@ -160,7 +160,7 @@ def test_losing_the_last_max_hp_on_ones_own_turn_ends_it(lib):
     game.current = victim
     victim.max_hp = victim.hp = 1
     with pytest.raises(TurnEnded):
-        game.change_max_hp(victim, -1)
+        game.state.change_max_hp(victim, -1)
     assert not victim.alive and victim.max_hp == 0
 
 

@@ -25,16 +25,16 @@ def library():
 def table(library, skill: str, **first):
     game = make_table(library, seats=[dict(role="lord", **first), dict()])
     game.players[0].skills = (library.skills[skill],)
-    game.changed_skills()
+    game.skills.changed_skills()
     return game
 
 
 def offers(game, context: str = "play") -> list[str]:
-    return [label for label, _, subcards in game.castable(game.players[0], context) if subcards[0] == "view_as"]
+    return [label for label, _, subcards in game.using.castable(game.players[0], context) if subcards[0] == "view_as"]
 
 
 def conversion(game, label: str):
-    return next(sub[1] for lab, _, sub in game.castable(game.players[0], "play") if lab == label)
+    return next(sub[1] for lab, _, sub in game.using.castable(game.players[0], "play") if lab == label)
 
 
 # ---------------------------------------------------------------- the checker
@@ -88,22 +88,22 @@ def test_each_pick_offers_only_cards_that_keep_a_fitting_set_possible(library):
     owner = game.players[0]
     va = owner.skills[0].view_as[0]
     pool = list(owner.hand)
-    assert game.view_as_fitting(owner, va, [], pool) == pool  # two of each colour
-    red = game.view_as_fitting(owner, va, [find(game, "桃 ♥3")], [c for c in pool if c.rank != 3])
+    assert game.using.view_as_fitting(owner, va, [], pool) == pool  # two of each colour
+    red = game.using.view_as_fitting(owner, va, [find(game, "桃 ♥3")], [c for c in pool if c.rank != 3])
     assert red == [find(game, "閃 ♦2")]
 
 
 def test_the_sample_for_the_offer_keeps_the_rule(library):
     game = table(library, "viewas_yi", hand=["閃 ♦2", "桃 ♥3"], equips=["赤兔 ♥5"])
     va = game.players[0].skills[0].view_as[0]
-    some = game.view_as_sample(game.players[0], va)
+    some = game.using.view_as_sample(game.players[0], va)
     assert some is not None and {c.kind.type for c in some} == {"basic", "offense_horse"}
 
 
 def test_cards_in_the_judge_area_are_the_pool_of_a_judge_conversion(library):
     game = table(library, "viewas_pan", hand=["閃 ♦2"], judge=["樂不思蜀 ♠6"])
     va = conversion(game, "【試判】視為【殺】")
-    assert game.view_as_sample(game.players[0], va) == (find(game, "樂不思蜀 ♠6"),)
+    assert game.using.view_as_sample(game.players[0], va) == (find(game, "樂不思蜀 ♠6"),)
     assert offers(table(library, "viewas_pan", hand=["閃 ♦2"])) == []
 
 

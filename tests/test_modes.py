@@ -83,7 +83,7 @@ class LastStanding(Mode):
 
     def after_death(self, game, dead, killer) -> None:
         if killer is not None and killer.alive:
-            game.draw(killer, self.option("reward"))
+            game.zones.draw(killer, self.option("reward"))
 
     def side(self, game, player) -> str:
         return "survivor" if player.alive else "fallen"

@@ -200,7 +200,7 @@ def test_a_seat_reads_the_hidden_lines_of_others_as_their_public_text():
 def test_cards_moved_from_the_deck_into_a_hand_are_named_only_to_that_hand():
     game = setup(load_library(), "standard", 5, 1, log=True)
     taker, card = game.players[2], game.deck[-1]
-    assert game.move_by_text([card], "hand", taker, "gain", taker)
+    assert game.moves.move_by_text([card], "hand", taker, "gain", taker)
     mine, theirs = SeatView(game, 2).log_lines(), SeatView(game, 3).log_lines()
     assert card.label() in mine[-1] and card.label() not in theirs[-1]
     assert theirs[-1].startswith("1張牌獲得")
@@ -226,7 +226,7 @@ def test_cards_looked_at_or_taken_from_the_deck_are_named_only_to_those_who_see_
     game = setup(load_library(), "standard", 5, 1, log=True)
     looker, holder = game.players[1], game.players[4]
     look_at(SimpleNamespace(game=game), looker, holder.hand)
-    game.gain(looker, game.deck[-1])
+    game.zones.gain(looker, game.deck[-1])
     for seat, named in ((1, True), (4, True), (0, False)):
         looked = SeatView(game, seat).log_lines()[-2]
         assert (holder.hand[0].label() in looked) is named

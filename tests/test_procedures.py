@@ -26,8 +26,8 @@ def library():
 def fire(library, skill: str):
     game = make_table(library, seats=[dict(role="lord"), dict(), dict()])
     game.players[0].skills = (library.skills[skill],)
-    game.changed_skills()
-    game.open_window("game_start", {})
+    game.skills.changed_skills()
+    game.triggers.open_window("game_start", {})
     return game
 
 

@@ -21,7 +21,8 @@ from sgs_dsl.compiler import runtime, schema
 from sgs_dsl.compiler.library import RULESET_PROPS, build
 from sgs_dsl.core.modes import MODE_SPECS
 from sgs_dsl.core.windows import WINDOWS
-from sgs_dsl.engine.kernel import Game
+from sgs_dsl.engine.parts import DEFAULT_PARTS
+from sgs_dsl.engine.triggers import Triggers
 from sgs_dsl.resources import library_files
 from sgs_dsl.rulings.parser import load_rulings
 from sgs_dsl.rulings.runner import run_ruling
@@ -57,20 +58,20 @@ def measure(monkeypatch: pytest.MonkeyPatch, ruling_library: list[Path]) -> Coun
     for base, fields in schema.FIELDS.items():
         for field, (ftype, getter) in list(fields.items()):
             monkeypatch.setitem(fields, field, (ftype, _counting(counts, f"field {base}.{field}", getter)))
-    fire = Game._fire
 
-    def fired(self, p, skill, trig, ctx, times):
-        counts[f"window {trig.window}"] += 1
-        return fire(self, p, skill, trig, ctx, times)
+    class Counted(Triggers):
+        def _fire(self, p, skill, trig, ctx, times):
+            counts[f"window {trig.window}"] += 1
+            return super()._fire(p, skill, trig, ctx, times)
 
-    monkeypatch.setattr(Game, "_fire", fired)
+    parts = attrs.evolve(DEFAULT_PARTS, triggers=Counted)
     library = build(library_files() + ruling_library)  # not the cached one: this one counts
     skills = [*library.skills.values(), *(k.skill for k in library.cards.values() if k.skill is not None)]
     for skill in {id(s): s for s in skills}.values():  # hero skills, and equipment and card rules
         _wrap_skill(counts, skill)
     for path in RULINGS:
         for ruling in load_rulings(path, library):
-            run_ruling(ruling, library)
+            run_ruling(ruling, library, parts)
     return counts
 
 

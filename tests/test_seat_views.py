@@ -9,19 +9,27 @@ import re
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from click.testing import CliRunner
-from seat_secrets import WatchedGame, mixed_watching_agent, watch_games, watching_agent
+from seat_secrets import (
+    TracedWatchedGame,
+    WatchedChoices,
+    WatchedGame,
+    WatchedZones,
+    mixed_watching_agent,
+    watched_parts,
+    watching_agent,
+)
 from table import find, make_table
 
 from sgs_dsl.cli import main
 from sgs_dsl.compiler.library import load_library
 from sgs_dsl.core.model import UsedCard
-from sgs_dsl.engine.choices import ChoicesMixin
 from sgs_dsl.engine.decisions import Option
 from sgs_dsl.engine.kernel import Game
+from sgs_dsl.engine.turn import Turn
 from sgs_dsl.engine.view import SeatView
-from sgs_dsl.engine.zones import ZonesMixin
 from sgs_dsl.game import run, setup
 from sgs_dsl.modes import make_mode
 from sgs_dsl.modes.hegemony import HegemonyMode
@@ -49,15 +57,15 @@ def table_size(ruleset: str) -> int:
 TABLES = [(r, table_size(r)) for r in RULESETS] + [("standard", 8), ("hegemony", 8), ("campus", 8)]
 
 
-def sweep(monkeypatch: pytest.MonkeyPatch, ruleset: str, players: int, seeds: range | list[int],
-          traced: bool = False, mixed: bool = False) -> list[str]:
-    """The leaks found in seeded games, one line each (none: every seat saw only its own)."""
-    watch_games(monkeypatch)
-    monkeypatch.setattr(WatchedGame, "traced", traced)
+def sweep(ruleset: str, players: int, seeds: range | list[int], traced: bool = False, mixed: bool = False,
+          undone: dict[str, Any] | None = None) -> list[str]:
+    """The leaks found in seeded games, one line each (none: every seat saw only its own);
+    `undone`: parts of the watched game swapped for ones with a fix undone."""
     agents = mixed_watching_agent if mixed else watching_agent
+    parts = attrs.evolve(watched_parts(traced), **(undone or {}))
     leaks = []
     for seed in seeds:
-        game = setup(LIBRARY, ruleset, players, seed, log=True, agent_factory=agents)
+        game = setup(LIBRARY, ruleset, players, seed, log=True, agent_factory=agents, parts=parts)
         result = run(game)
         game.watch.finished()
         assert result.error is None and not result.violations, (seed, result.error, result.violations)
@@ -67,14 +75,14 @@ def sweep(monkeypatch: pytest.MonkeyPatch, ruleset: str, players: int, seeds: ra
 
 # ------------------------------------------------------------ the sweep
 @pytest.mark.parametrize(("ruleset", "players"), TABLES)
-def test_no_seat_is_shown_what_it_may_not_know(monkeypatch, ruleset, players):
-    assert sweep(monkeypatch, ruleset, players, SEEDS) == []
-    assert sweep(monkeypatch, ruleset, players, MIXED_SEEDS, mixed=True) == []
+def test_no_seat_is_shown_what_it_may_not_know(ruleset, players):
+    assert sweep(ruleset, players, SEEDS) == []
+    assert sweep(ruleset, players, MIXED_SEEDS, mixed=True) == []
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_no_seat_reads_the_trace_of_a_traced_game(monkeypatch, ruleset):
-    assert sweep(monkeypatch, ruleset, table_size(ruleset), [0], traced=True) == []
+def test_no_seat_reads_the_trace_of_a_traced_game(ruleset):
+    assert sweep(ruleset, table_size(ruleset), [0], traced=True) == []
 
 
 def test_the_sweep_covers_every_built_in_ruleset():
@@ -82,52 +90,76 @@ def test_the_sweep_covers_every_built_in_ruleset():
 
 
 # ------------------------------------------------------------ the sweep finds each leak undone
-def leaky_pick_card(self: Any, chooser: Any, owner: Any, zone: str) -> Any:
-    """pick_card naming another's hand cards (a leak of cards in option labels)."""
-    cards = self.zone_cards(owner, zone)
-    if not cards:
-        return None
-    return self.ask(chooser, "pick_card", f"選擇{owner.label()}的一張牌", [Option(c.label(), c) for c in cards]).value
+class LeakyPicks(WatchedZones):
+    def pick_card(self, chooser: Any, owner: Any, zone: str) -> Any:
+        """pick_card naming another's hand cards (a leak of cards in option labels)."""
+        cards = self.zone_cards(owner, zone)
+        if not cards:
+            return None
+        return self.game.ask(chooser, "pick_card", f"選擇{owner.label()}的一張牌",
+                             [Option(c.label(), c) for c in cards]).value
 
 
-def leaky_give(self: Any, giver: Any, receiver: Any, cards: list) -> None:
-    """give naming the cards given from hand to hand (仁德) to everyone."""
-    self.log(f"{giver.label()}將{'、'.join(c.label() for c in cards)}交給{receiver.label()}")
-    self.to_hand(receiver, cards, "give")
+class LeakyGifts(WatchedChoices):
+    def give(self, giver: Any, receiver: Any, cards: list) -> None:
+        """give naming the cards given from hand to hand (仁德) to everyone."""
+        self.game.log(f"{giver.label()}將{'、'.join(c.label() for c in cards)}交給{receiver.label()}")
+        self.zones.to_hand(receiver, cards, "give")
+
+
+class LeakySkillLines(WatchedGame):
+    def log_skill(self, player: Any, skill: Any, text: str) -> None:
+        self.log(text)
+
+
+class LeakyHiddenLines(WatchedGame):
+    def log_hidden(self, text: str, public: str, seats: frozenset[int]) -> None:
+        self.log(text)
+
+
+class LeakyTrace(TracedWatchedGame):
+    def trace(self, text: str) -> None:
+        self.lines.append(text)
+
+
+class LeakyJudgeFaces(Turn):
+    def face(self, card: Any) -> str:
+        return card.label()
+
+
+class LeakyRoles(IdentityMode):
+    def visible_side(self, viewer: Any, p: Any) -> Any:
+        return p.role
+
+
+class LeakyGenerals(HegemonyMode):
+    def visible_generals(self, viewer: Any, p: Any) -> tuple[str, ...]:
+        return tuple(g.name for g in self.generals[p.seat].cards) if p.seat in self.generals else ()
 
 
 UNDONE = {
     # a line naming a skill of a face-down general, for everyone: the 好施 of a face-down 魯肅
-    "skill lines": ("hegemony", HIDDEN_SKILL_SEED, (Game, "log_skill", lambda self, p, skill, text: self.log(text)),
-                    "the skill 【好施】 of a face-down general"),
+    "skill lines": ("hegemony", HIDDEN_SKILL_SEED, dict(game=LeakySkillLines), "the skill 【好施】 of a face-down general"),
     # lines for some seats read by all: the general looked at (知己知彼), the heroes offered, cards
-    "hidden lines": ("hegemony", 3, (Game, "log_hidden", lambda self, text, public, seats: self.log(text)),
-                     "the hidden general or hero 顏良文丑"),
-    "hero offers": ("standard", 0, (Game, "log_hidden", lambda self, text, public, seats: self.log(text)),
-                    "the hidden general or hero"),
-    "cards given": ("standard", 2, (ChoicesMixin, "give", leaky_give), "the card"),
-    "cards picked": ("standard", 1, (ZonesMixin, "pick_card", leaky_pick_card), "the card"),
-    "judge faces": ("standard", 0, (Game, "face", lambda self, card: card.label()),
-                    "not shown as the 【樂不思蜀】 it counts as"),
-    "roles": ("standard", 0, (IdentityMode, "visible_side", lambda self, viewer, p: p.role), "the side of seat"),
-    "generals": ("hegemony", 0, (HegemonyMode, "visible_generals",
-                                 lambda self, viewer, p: tuple(g.name for g in self.generals[p.seat].cards)
-                                 if p.seat in self.generals else ()),
-                 "the hidden general or hero"),
+    "hidden lines": ("hegemony", 3, dict(game=LeakyHiddenLines), "the hidden general or hero 顏良文丑"),
+    "hero offers": ("standard", 0, dict(game=LeakyHiddenLines), "the hidden general or hero"),
+    "cards given": ("standard", 2, dict(choices=LeakyGifts), "the card"),
+    "cards picked": ("standard", 1, dict(zones=LeakyPicks), "the card"),
+    "judge faces": ("standard", 0, dict(turn=LeakyJudgeFaces), "not shown as the 【樂不思蜀】 it counts as"),
+    "roles": ("standard", 0, dict(mode=LeakyRoles), "the side of seat"),
+    "generals": ("hegemony", 0, dict(mode=LeakyGenerals), "the hidden general or hero"),
 }
 
 
 @pytest.mark.parametrize("undone", sorted(UNDONE))
-def test_the_sweep_finds_a_leak_once_its_fix_is_undone(monkeypatch, undone):
-    ruleset, seed, (owner, name, leaky), found = UNDONE[undone]
-    monkeypatch.setattr(owner, name, leaky)
-    leaks = sweep(monkeypatch, ruleset, 5, [seed])
+def test_the_sweep_finds_a_leak_once_its_fix_is_undone(undone):
+    ruleset, seed, parts, found = UNDONE[undone]
+    leaks = sweep(ruleset, 5, [seed], undone=parts)
     assert any(found in leak for leak in leaks), leaks
 
 
-def test_the_sweep_finds_the_trace_read_by_the_seats_without_its_fix(monkeypatch):
-    monkeypatch.setattr(Game, "trace", lambda self, text: self.lines.append(text))
-    leaks = sweep(monkeypatch, "hegemony", 5, [0], traced=True)
+def test_the_sweep_finds_the_trace_read_by_the_seats_without_its_fix():
+    leaks = sweep("hegemony", 5, [0], traced=True, undone=dict(game=LeakyTrace))
     assert any("〔" in leak for leak in leaks), leaks
 
 
@@ -190,13 +222,13 @@ def test_a_card_converted_into_a_delayed_trick_shows_as_that_trick():
     game = make_table(seats=[dict(hand=["閃 ♦2"], role="lord"), dict(judge=["閃電 ♠A"])],
                       answers={0: ["【樂不思蜀】(【閃】♦2)"]})
     card, target = find(game, "閃 ♦2"), game.players[1]
-    game.use_card(game.players[0], UsedCard.virtual(LIBRARY.cards["樂不思蜀"], (card,)), [target], "play")
+    game.using.use_card(game.players[0], UsedCard.virtual(LIBRARY.cards["樂不思蜀"], (card,)), [target], "play")
     converted = "【樂不思蜀】(【閃】♦2)"
     for seat in (0, 1):  # the table, for everyone
         assert SeatView(game, seat).players()[1].judge == ("【閃電】♠A", converted)
-    picked = game.pick_card(game.players[0], target, "judge")  # the question names it so too
+    picked = game.zones.pick_card(game.players[0], target, "judge")  # the question names it so too
     assert picked is card and converted in game.agents[0].asked[-1].labels()
-    game.throw(picked)
+    game.zones.throw(picked)
     assert game.lines[-1] == f"{converted}被棄置（{target.label()}判定區）"
     assert SeatView(game, 0).players()[1].judge == ("【閃電】♠A",)
 
@@ -218,21 +250,21 @@ def test_cards_into_or_out_of_a_private_pile_are_named_to_those_who_see_them_onl
     game = make_table(lib, seats=[dict(hand=["殺 ♠7", "閃 ♦2"]), dict(), dict()])
     owner, taker = game.players[0], game.players[1]
     kill, dodge = find(game, "殺 ♠7"), find(game, "閃 ♦2")
-    assert game.move_by_text([kill], "pile:密", owner, "put", owner)  # a hand into a private pile
+    assert game.moves.move_by_text([kill], "pile:密", owner, "put", owner)  # a hand into a private pile
     put = readers(game, len(game.lines) - 1)
     assert "【殺】♠7" in put[0] and "【殺】♠7" not in put[1] + put[2] and put[2].startswith("1張牌")
-    game.gain(taker, kill)  # out of the private pile into another's hand: the two of them read it
+    game.zones.gain(taker, kill)  # out of the private pile into another's hand: the two of them read it
     assert ["【殺】♠7" in line for line in readers(game, len(game.lines) - 1)] == [True, True, False]
-    refused = not game.move_by_text([dodge], "equip", owner, "put", owner)  # a hand card refused
+    refused = not game.moves.move_by_text([dodge], "equip", owner, "put", owner)  # a hand card refused
     lines = readers(game, len(game.lines) - 1)
     assert refused and "【閃】♦2" in lines[0] and lines[1] == f"1張牌不能移至{owner.label()}的裝備區"
 
 
 def test_a_card_shown_is_named_to_everyone_and_a_card_looked_at_to_its_viewer():
     game = make_table(seats=[dict(hand=["殺 ♠7"]), dict(hand=["閃 ♦2"]), dict()])
-    game.show_cards([find(game, "殺 ♠7")])
+    game.zones.show_cards([find(game, "殺 ♠7")])
     assert set(readers(game, len(game.lines) - 1)) == {"展示【殺】♠7"}
-    game.look_at(game.players[0], [find(game, "閃 ♦2")])
+    game.zones.look_at(game.players[0], [find(game, "閃 ♦2")])
     assert ["【閃】♦2" in line for line in readers(game, len(game.lines) - 1)] == [True, True, False]
 
 

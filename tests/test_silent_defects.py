@@ -20,7 +20,7 @@ def seated(tmp_path: Path, text: str, skill: str, **lord: object):
     lib = build([*library_files(), extra])
     game = make_table(lib, seats=[dict(role="lord", **lord), dict()], deck_top=["殺 ♠7", "閃 ♦2", "桃 ♥3"])
     game.players[0].skills = (lib.skills[skill],)
-    game.changed_skills()
+    game.skills.changed_skills()
     return game
 
 
@@ -51,9 +51,9 @@ def test_on_drawn_fires_once_per_draw_with_every_card_drawn(tmp_path):
                   '  on drawn when move.player == you and count(move.cards) >= 2 { recover(you, 1); }\n'
                   '}\n', "摸記", hp=2)
     me = game.players[0]
-    game.draw(me, 2)
+    game.zones.draw(me, 2)
     assert me.hp == 3 and [c.label() for c in me.hand] == [find(game, "殺 ♠7").label(), find(game, "閃 ♦2").label()]
-    game.draw(me, 1)  # one card: the condition fails
+    game.zones.draw(me, 1)  # one card: the condition fails
     assert me.hp == 3
     assert sum(line.endswith("發動【摸記】") for line in game.lines) == 1
 
@@ -69,7 +69,7 @@ def test_none_where_a_player_is_needed_is_a_located_rules_error(tmp_path):
                   '}\n', "報源")
     me = game.players[0]
     with pytest.raises(RulesError, match=r"extra\.sgs:2:\d+: expected a player here, but it is none"):
-        game.damage(me, 1)
+        game.hp.damage(me, 1)
 
 
 @pytest.mark.parametrize("traditional, simplified", [

@@ -75,9 +75,9 @@ def test_a_guarded_effect_on_a_damage_without_a_source_does_nothing(tmp_path):
                   "  on damaged when damage.target == you { if damage.source != none { draw(damage.source, 1); } }\n"
                   "}\n", "報源")
     me, other = game.players
-    game.damage(me, 1)  # no source: the guard skips the draw
+    game.hp.damage(me, 1)  # no source: the guard skips the draw
     assert (len(me.hand), len(other.hand)) == (0, 0)
-    game.damage(me, 1, source=other)
+    game.hp.damage(me, 1, source=other)
     assert len(other.hand) == 1
 
 
@@ -86,9 +86,9 @@ def test_or_gives_the_default_only_when_the_value_is_none(tmp_path):
                   "  on damaged when damage.target == you { draw(damage.source or you, 1); }\n"
                   "}\n", "報默")
     me, other = game.players
-    game.damage(me, 1)
+    game.hp.damage(me, 1)
     assert (len(me.hand), len(other.hand)) == (1, 0)
-    game.damage(me, 1, source=other)
+    game.hp.damage(me, 1, source=other)
     assert (len(me.hand), len(other.hand)) == (1, 1)
 
 

@@ -6,12 +6,15 @@ condition holds: checked on every trigger polled in seeded games of each mode.""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import attrs
 import pytest
 
 from sgs_dsl.compiler.library import load_library
 from sgs_dsl.core.defs import Ctx
-from sgs_dsl.engine.kernel import Game
+from sgs_dsl.engine.parts import DEFAULT_PARTS
+from sgs_dsl.engine.triggers import Triggers
 from sgs_dsl.game import play_game
 
 SKILLS = '''\
@@ -56,23 +59,26 @@ def test_a_guard_stops_at_the_first_conjunct_of_another_form(library):
     assert guard(library, "wu") == []  # `or`: no conjunct must hold
 
 
-@pytest.mark.parametrize("ruleset, players", [("standard", 5), ("junzheng", 6), ("hegemony", 6),
-                                              ("campus", 5), ("classic", 6)])
-def test_a_guard_never_turns_away_a_trigger_whose_condition_holds(monkeypatch, ruleset, players):
-    """Every trigger polled in seeded games: when its guard fails, its condition is false."""
-    real = Game._ready
-    turned_away = []
+class GuardChecked(Triggers):
+    """Every trigger polled: when its guard turns it away, its condition is false."""
 
-    def ready(self, entry, variables, leaving=False):
+    turned_away: list[str] = []
+
+    def _ready(self, entry: Any, variables: dict[str, Any], leaving: bool = False) -> Any:
         p, skill, trig = entry
         if trig.guard and not all(c.holds(variables, p) for c in trig.guard):
-            turned_away.append(skill.name)
-            assert not trig.cond(Ctx(self, {"you": p, **variables})), (skill.name, trig.window)
-        return real(self, entry, variables, leaving)
+            self.turned_away.append(skill.name)
+            assert not trig.cond(Ctx(self.game, {"you": p, **variables})), (skill.name, trig.window)
+        return super()._ready(entry, variables, leaving)
 
-    monkeypatch.setattr(Game, "_ready", ready)
+
+@pytest.mark.parametrize("ruleset, players", [("standard", 5), ("junzheng", 6), ("hegemony", 6),
+                                              ("campus", 5), ("classic", 6)])
+def test_a_guard_never_turns_away_a_trigger_whose_condition_holds(ruleset, players):
+    """Every trigger polled in seeded games: when its guard fails, its condition is false."""
+    turned_away = GuardChecked.turned_away = []
     library = load_library()
     for seed in range(6):
-        result = play_game(library, ruleset, players, seed)
+        result = play_game(library, ruleset, players, seed, parts=attrs.evolve(DEFAULT_PARTS, triggers=GuardChecked))
         assert result.error is None, result.error
     assert len(turned_away) > 100  # the guards did turn triggers away

@@ -18,13 +18,13 @@ def _table(tmp_path, answers):
     lib = load_library([path])
     game = make_table(lib, seats=[dict(role="lord"), dict(role="rebel")], answers=answers)
     game.players[1].skills = (lib.skills["xian"], lib.skills["hou"])
-    game.changed_skills()
+    game.skills.changed_skills()
     return game
 
 
 def test_player_chooses_order_of_own_triggers(tmp_path):
     game = _table(tmp_path, {1: ["【後】"]})
-    game.damage(game.players[1], 1, source=game.players[0])
+    game.hp.damage(game.players[1], 1, source=game.players[0])
     fired = [line for line in game.lines if "發動" in line]
     assert fired == ["2號位無將(男)發動【後】", "2號位無將(男)發動【先】"]
     assert len(game.players[1].hand) == 3
@@ -33,7 +33,7 @@ def test_player_chooses_order_of_own_triggers(tmp_path):
 
 def test_each_trigger_fires_once_per_window(tmp_path):
     game = _table(tmp_path, {1: ["【先】"]})
-    game.damage(game.players[1], 1, source=game.players[0])
+    game.hp.damage(game.players[1], 1, source=game.players[0])
     assert [line for line in game.lines if "發動" in line] == [
         "2號位無將(男)發動【先】", "2號位無將(男)發動【後】"]
     finish(game)

@@ -836,8 +836,8 @@ class Compiler:
                 self.error(e.expr.span, f"`is` tests a card against a pattern, but this is {t}")
             matches = self.pattern(e.pattern)
             if e.negate:  # a card is tested as its holder's filters make it count
-                return (lambda ctx: not matches(ctx.game.seen(value(ctx)))), "bool"
-            return (lambda ctx: matches(ctx.game.seen(value(ctx)))), "bool"
+                return (lambda ctx: not matches(ctx.game.filters.seen(value(ctx)))), "bool"
+            return (lambda ctx: matches(ctx.game.filters.seen(value(ctx)))), "bool"
         if isinstance(e, ast.Filter):
             return self.filter(e, scope)
         if isinstance(e, ast.ListLit):
@@ -908,7 +908,7 @@ class Compiler:
         if e.name in schema.FILTERED_FIELDS.get(base, ()):  # read through filters
             def seen(ctx: Ctx) -> Any:
                 value = obj(ctx)
-                return None if value is None else getter(ctx.game.seen(value))
+                return None if value is None else getter(ctx.game.filters.seen(value))
             return seen, ftype
 
         def get(ctx: Ctx) -> Any:

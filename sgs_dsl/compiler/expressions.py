@@ -293,7 +293,7 @@ def _nearest(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
         p = origin(ctx)
         todo = [q for q in players(ctx) or () if q is not p]
         ctx.game.budget.spend(len(todo), where)
-        return _tied([(q, ctx.game.distance(p, q)) for q in todo], min)
+        return _tied([(q, ctx.game.seats.distance(p, q)) for q in todo], min)
     return nearest, "players"
 
 

@@ -27,61 +27,61 @@ def _cards(value: Any) -> list[Card]:
 
 
 def draw(ctx: Ctx, player, n) -> None:
-    ctx.game.draw(player, n)
+    ctx.game.zones.draw(player, n)
 
 
 def damage(ctx: Ctx, player, n, nature="normal", by=None, card=None) -> None:
     if isinstance(card, Card):  # `card:` may name a real card (cards_of, fight_card)
         card = UsedCard.of(card)
-    ctx.game.damage(player, n, nature, by, card)
+    ctx.game.hp.damage(player, n, nature, by, card)
 
 
 def recover(ctx: Ctx, player, n) -> None:
     in_card = "user" in ctx.vars and "you" not in ctx.vars  # a card's own block
     source = ctx.vars.get("user") if in_card else ctx.vars.get("you")
-    ctx.game.recover(player, n, source, ctx.vars.get("card") if in_card else None)
+    ctx.game.hp.recover(player, n, source, ctx.vars.get("card") if in_card else None)
 
 
 def lose_hp(ctx: Ctx, player, n) -> None:
-    ctx.game.lose_hp(player, n)
+    ctx.game.hp.lose_hp(player, n)
 
 
 def discard(ctx: Ctx, player, n, **kw) -> bool:
-    return ctx.game.discard_cards(player, n, kw["from"], kw["optional"], kw["keep"])
+    return ctx.game.zones.discard_cards(player, n, kw["from"], kw["optional"], kw["keep"])
 
 
 def throw(ctx: Ctx, card) -> None:
     for c in _cards(card):
-        ctx.game.throw(c)
+        ctx.game.zones.throw(c)
 
 
 def gain(ctx: Ctx, player, card) -> None:
     for c in _cards(card):
-        ctx.game.gain(player, c)
+        ctx.game.zones.gain(player, c)
 
 
 def pick(ctx: Ctx, chooser, source, zone=None):
     if zone is None:
         if not isinstance(source, list):
             raise RulesError("pick(p, cards) needs a list of cards")
-        return ctx.game.pick_from(chooser, source)
+        return ctx.game.zones.pick_from(chooser, source)
     if source is None:
         return None
-    return ctx.game.pick_card(chooser, source, zone)
+    return ctx.game.zones.pick_card(chooser, source, zone)
 
 
 def reveal(ctx: Ctx, n) -> list:
-    return ctx.game.reveal(n)
+    return ctx.game.zones.reveal(n)
 
 
 def judge(ctx: Ctx, player):
-    return ctx.game.judge(player)
+    return ctx.game.hp.judge(player)
 
 
 def replace_judge(ctx: Ctx, judge, card) -> None:
     real = _real(card)
     if real is not None:
-        ctx.game.replace_judge(judge, real)
+        ctx.game.hp.replace_judge(judge, real)
 
 
 def skip(ctx: Ctx, player, phase) -> None:
@@ -91,12 +91,12 @@ def skip(ctx: Ctx, player, phase) -> None:
 
 def ask_use(ctx: Ctx, player, card, on=None) -> bool:
     matcher, kind = card
-    return ctx.game.ask_for(player, kind, matcher, "use", on)
+    return ctx.game.using.ask_for(player, kind, matcher, "use", on)
 
 
 def ask_play(ctx: Ctx, player, card, count=1) -> bool:
     matcher, kind = card
-    return all(ctx.game.ask_for(player, kind, matcher, "play") for _ in range(max(1, count)))
+    return all(ctx.game.using.ask_for(player, kind, matcher, "play") for _ in range(max(1, count)))
 
 
 def cancel(ctx: Ctx, use, **kw) -> None:
@@ -124,16 +124,16 @@ def ignore_armor(ctx: Ctx, use, player) -> None:
 
 
 def prevent(ctx: Ctx, damage) -> None:
-    ctx.game.prevent_damage(damage)
+    ctx.game.hp.prevent_damage(damage)
 
 
 def pass_on(ctx: Ctx, card) -> None:
     real = _real(card)
     if real is None:
         return
-    if ctx.game.zone_of(real)[0] != "judge" and ctx.game.judged_player is None:  # located by the call
+    if ctx.game.zones.zone_of(real)[0] != "judge" and ctx.game.judged_player is None:  # located by the call
         raise RulesError(f"pass_on: {real.label()} is not a delayed trick in a judge area or being judged")
-    ctx.game.pass_on(real)
+    ctx.game.using.pass_on(real)
 
 
 def provide(ctx: Ctx, card, by=None) -> bool:
@@ -142,7 +142,7 @@ def provide(ctx: Ctx, card, by=None) -> bool:
     if by is None:
         asked.provided = UsedCard.virtual(ctx.game.kind_named(kind))
         return True
-    real = ctx.game.provide_card(by, kind, matcher, asked.player)  # the real card
+    real = ctx.game.using.provide_card(by, kind, matcher, asked.player)  # the real card
     if real is not None:
         asked.provided = real
     return real is not None
@@ -152,7 +152,7 @@ def in_range(ctx: Ctx, a, b) -> bool:
     # a card's target rule (`one other where in_range(user, it)`) asks for the card: a
     # `modify range(CARD) = unlimited` lifts it
     rule = ctx.vars.get("user") is a and ctx.vars.get("it") is b
-    return ctx.game.in_range(a, b, ctx.vars.get("card") if rule else None)
+    return ctx.game.seats.in_range(a, b, ctx.vars.get("card") if rule else None)
 
 
 def opposite_gender(ctx: Ctx, a, b) -> bool:
@@ -160,7 +160,7 @@ def opposite_gender(ctx: Ctx, a, b) -> bool:
 
 
 def distance(ctx: Ctx, a, b) -> int:
-    return ctx.game.distance(a, b)
+    return ctx.game.seats.distance(a, b)
 
 
 def count(ctx: Ctx, items) -> int:
@@ -168,11 +168,11 @@ def count(ctx: Ctx, items) -> int:
 
 
 def attack_range(ctx: Ctx, player) -> int:
-    return ctx.game.attack_range(player)
+    return ctx.game.seats.attack_range(player)
 
 
 def count_in_range(ctx: Ctx, player) -> int:
-    return sum(1 for p in ctx.game.alive() if ctx.game.in_range(player, p))
+    return sum(1 for p in ctx.game.seats.alive() if ctx.game.seats.in_range(player, p))
 
 
 def uses_last_hand(ctx: Ctx, player, card) -> bool:  # hand cards only, all of them
@@ -181,11 +181,11 @@ def uses_last_hand(ctx: Ctx, player, card) -> bool:  # hand cards only, all of t
 
 
 def others(ctx: Ctx, player) -> list:
-    return [p for p in ctx.game.seat_order(player) if p is not player]
+    return [p for p in ctx.game.seats.seat_order(player) if p is not player]
 
 
 def players(ctx: Ctx) -> list:
-    return ctx.game.seat_order()
+    return ctx.game.seats.seat_order()
 
 
 def current(ctx: Ctx):
@@ -197,49 +197,49 @@ def confirm(ctx: Ctx, player, question, yes, no) -> bool:
 
 
 def choose_player(ctx: Ctx, chooser, candidates, prompt="") -> Any:
-    return ctx.game.choose_players(chooser, candidates, 1, 1, prompt)[0] if candidates else None
+    return ctx.game.choices.choose_players(chooser, candidates, 1, 1, prompt)[0] if candidates else None
 
 
 def choose_players(ctx: Ctx, chooser, candidates, max=1, min=1, prompt="") -> list:
-    return ctx.game.choose_players(chooser, candidates or [], min, max, prompt)
+    return ctx.game.choices.choose_players(chooser, candidates or [], min, max, prompt)
 
 
 def choose_cards(ctx: Ctx, chooser, max=1, min=1, match=None, among=None, **kw) -> list:
     if match is None and among is None:
-        return ctx.game.choose_own_cards(chooser, kw["from"], min, max)
-    pool = _cards(among) if among is not None else ctx.game.zone_cards(chooser, kw["from"])
+        return ctx.game.choices.choose_own_cards(chooser, kw["from"], min, max)
+    pool = _cards(among) if among is not None else ctx.game.zones.zone_cards(chooser, kw["from"])
     if match is not None:
-        pool = [c for c in pool if match[0](ctx.game.seen_used(c))]  # through filters
-    return ctx.game.choose_among(chooser, pool, min, max)
+        pool = [c for c in pool if match[0](ctx.game.filters.seen_used(c))]  # through filters
+    return ctx.game.labelled.choose_among(chooser, pool, min, max)
 
 
 def choose_option(ctx: Ctx, chooser, options, offer=None, prompt="") -> str | None:
-    return ctx.game.choose_option(chooser, options, offer, prompt)
+    return ctx.game.labelled.choose_option(chooser, options, offer, prompt)
 
 
 def declare(ctx: Ctx, chooser, names, prompt="") -> str:
-    return ctx.game.declare(chooser, names, prompt)
+    return ctx.game.labelled.declare(chooser, names, prompt)
 
 
 def choose_suit(ctx: Ctx, chooser) -> str:
-    return ctx.game.choose_suit(chooser)
+    return ctx.game.choices.choose_suit(chooser)
 
 
 def give(ctx: Ctx, giver, receiver, cards) -> None:
-    ctx.game.give(giver, receiver, _cards(cards))
+    ctx.game.choices.give(giver, receiver, _cards(cards))
 
 
 def show(ctx: Ctx, card) -> None:
     if card is not None:
-        ctx.game.show_cards([card])
+        ctx.game.zones.show_cards([card])
 
 
 def look(ctx: Ctx, player, n) -> list:
-    return ctx.game.look(player, n)
+    return ctx.game.choices.look(player, n)
 
 
 def arrange(ctx: Ctx, player, n) -> None:
-    ctx.game.arrange(player, n)
+    ctx.game.choices.arrange(player, n)
 
 
 def in_processing(ctx: Ctx, card) -> bool:
@@ -269,25 +269,25 @@ def no_response(ctx: Ctx, use, player) -> None:
 
 
 def redirect(ctx: Ctx, use, old, new) -> None:
-    ctx.game.redirect(use, old, new)
+    ctx.game.choices.redirect(use, old, new)
 
 
 def can_target(ctx: Ctx, user, player, card) -> bool:
     probe = UsedCard.virtual(ctx.game.kind_named(card[1]))
-    return player.alive and not ctx.game.forbidden(player, "target", probe, user)
+    return player.alive and not ctx.game.prohibits.forbidden(player, "target", probe, user)
 
 
 def can_use(ctx: Ctx, player, card) -> bool:
-    return ctx.game.can_use_named(player, card[1])
+    return ctx.game.choices.can_use_named(player, card[1])
 
 
 def choose_targets(ctx: Ctx, player, card) -> list:
-    return ctx.game.choose_named_targets(player, card[1])
+    return ctx.game.choices.choose_named_targets(player, card[1])
 
 
 def use_virtual(ctx: Ctx, player, card, on=None, counter=True, limit=False) -> bool:
     targets = on if isinstance(on, list) else ([on] if on is not None else [])
-    return ctx.game.use_virtual(player, card[1], targets, counter, limit)
+    return ctx.game.choices.use_virtual(player, card[1], targets, counter, limit)
 
 
 def mark(ctx: Ctx, player, key, n, until="game") -> None:
@@ -311,38 +311,38 @@ def chain(ctx: Ctx, player) -> None:
 
 
 def cards_of(ctx: Ctx, player, zone) -> list:
-    return ctx.game.zone_cards(player, zone)
+    return ctx.game.zones.zone_cards(player, zone)
 
 
 # player state and skills as state
 def gain_max_hp(ctx: Ctx, player, n) -> None:
     if n > 0:
-        ctx.game.change_max_hp(player, n)
+        ctx.game.state.change_max_hp(player, n)
 
 
 def lose_max_hp(ctx: Ctx, player, n) -> None:
     if n > 0:
-        ctx.game.change_max_hp(player, -n)
+        ctx.game.state.change_max_hp(player, -n)
 
 
 def turn_over(ctx: Ctx, player) -> None:
-    ctx.game.turn_over(player)
+    ctx.game.state.turn_over(player)
 
 
 def remember(ctx: Ctx, player, state, value) -> None:
-    ctx.game.remember(player, state.key, value, state.scope)
+    ctx.game.state.remember(player, state.key, value, state.scope)
 
 
 def recall(ctx: Ctx, player, state) -> Any:
-    return ctx.game.recall(player, state.key, state.default)
+    return ctx.game.state.recall(player, state.key, state.default)
 
 
 def remember_game(ctx: Ctx, state, value) -> None:
-    ctx.game.remember(None, state.key, value, state.scope)
+    ctx.game.state.remember(None, state.key, value, state.scope)
 
 
 def recall_game(ctx: Ctx, state) -> Any:
-    return ctx.game.recall(None, state.key, state.default)
+    return ctx.game.state.recall(None, state.key, state.default)
 
 
 def current_phase(ctx: Ctx) -> str | None:
@@ -350,44 +350,44 @@ def current_phase(ctx: Ctx) -> str | None:
 
 
 def grant_skill(ctx: Ctx, player, skill) -> None:
-    ctx.game.grant_skill(player, skill)
+    ctx.game.state.grant_skill(player, skill)
 
 
 def remove_skill(ctx: Ctx, player, skill) -> None:
-    ctx.game.remove_skill(player, skill)
+    ctx.game.state.remove_skill(player, skill)
 
 
 def disable_skills(ctx: Ctx, player, until="turn") -> None:
-    ctx.game.disable_skills(player, until)
+    ctx.game.state.disable_skills(player, until)
 
 
 def spent(ctx: Ctx, player, skill) -> bool:
-    return ctx.game.is_spent(player, skill)
+    return ctx.game.state.is_spent(player, skill)
 
 
 def times_used(ctx: Ctx, player, skill) -> int:
-    return ctx.game.times_used(player, skill.name)
+    return ctx.game.using.times_used(player, skill.name)
 
 
 def set_gender(ctx: Ctx, player, gender) -> None:
-    ctx.game.set_gender(player, gender)
+    ctx.game.state.set_gender(player, gender)
 
 
 def set_kingdom(ctx: Ctx, player, kingdom) -> None:
-    ctx.game.set_kingdom(player, kingdom)
+    ctx.game.state.set_kingdom(player, kingdom)
 
 
 def set_hero(ctx: Ctx, player, hero) -> None:
-    ctx.game.set_hero(player, hero)
+    ctx.game.state.set_hero(player, hero)
 
 
 # the hero cards not in play
 def unused_heroes(ctx: Ctx) -> list[str]:
-    return ctx.game.unused_heroes()
+    return ctx.game.start.unused_heroes()
 
 
 def choose_hero(ctx: Ctx, chooser, names, prompt="") -> str | None:
-    return ctx.game.choose_hero(chooser, list(names or []), prompt)
+    return ctx.game.start.choose_hero(chooser, list(names or []), prompt)
 
 
 # a use made with a card another player provides; where a use may go
@@ -396,48 +396,48 @@ def use_provided(ctx: Ctx, player, card, by, on=None, limit=False) -> bool:
     targets = [t for t in (on or []) if t.alive]
     if not player.alive or not targets:
         return False
-    real = ctx.game.provide_card(by, kind, matcher, player)
+    real = ctx.game.using.provide_card(by, kind, matcher, player)
     if real is None:
         return False
-    ctx.game.use_card(player, real, targets, "play" if limit else "virtual")
+    ctx.game.using.use_card(player, real, targets, "play" if limit else "virtual")
     return True
 
 
 def can_redirect(ctx: Ctx, use, player) -> bool:
-    return ctx.game.can_redirect(use, player)
+    return ctx.game.choices.can_redirect(use, player)
 
 
 # damage and hp, turns and phases, point fights
 def transfer(ctx: Ctx, damage, to) -> None:
-    ctx.game.transfer_damage(damage, to)
+    ctx.game.damage_rules.transfer_damage(damage, to)
 
 
 def to_hp_loss(ctx: Ctx, damage) -> None:
-    ctx.game.damage_to_hp_loss(damage)
+    ctx.game.damage_rules.damage_to_hp_loss(damage)
 
 
 def extra_turn(ctx: Ctx, player) -> None:
-    ctx.game.grant_extra_turn(player)
+    ctx.game.extra_turns.grant_extra_turn(player)
 
 
 def extra_phase(ctx: Ctx, player, phase) -> None:
-    ctx.game.grant_extra_phase(player, phase)
+    ctx.game.extra_turns.grant_extra_phase(player, phase)
 
 
 def skip_turn(ctx: Ctx, player) -> None:
-    ctx.game.skip_next_turn(player)
+    ctx.game.extra_turns.skip_next_turn(player)
 
 
 def end_play(ctx: Ctx, player) -> None:
-    ctx.game.end_play_phase(player)
+    ctx.game.extra_turns.end_play_phase(player)
 
 
 def can_point_fight(ctx: Ctx, a, b) -> bool:
-    return ctx.game.can_point_fight(a, b)
+    return ctx.game.fights.can_point_fight(a, b)
 
 
 def point_fight(ctx: Ctx, a, b):
-    return ctx.game.point_fight(a, b)
+    return ctx.game.fights.point_fight(a, b)
 
 
 def fight_card(ctx: Ctx, fight, player):
@@ -447,22 +447,22 @@ def fight_card(ctx: Ctx, fight, player):
 def replace_fight_card(ctx: Ctx, fight, player, card) -> None:
     real = _real(card)
     if real is not None:
-        ctx.game.replace_fight_card(fight, player, real)
+        ctx.game.fights.replace_fight_card(fight, player, real)
 
 
 # moving cards, piles, history
 def move(ctx: Ctx, cards, to="discard", of=None, reason="put", replace=False) -> bool:
     mover = ctx.vars.get("you") or ctx.vars.get("user")
-    return ctx.game.move_by_text(_cards(cards), to, of, reason, mover, replace)
+    return ctx.game.moves.move_by_text(_cards(cards), to, of, reason, mover, replace)
 
 
 def swap_hands(ctx: Ctx, a, b) -> None:
     if a is not b:
-        ctx.game.swap_hands(a, b)
+        ctx.game.moves.swap_hands(a, b)
 
 
 def pile(ctx: Ctx, player, name) -> list:
-    return ctx.game.zone_cards(player, name)
+    return ctx.game.zones.zone_cards(player, name)
 
 
 def history(ctx: Ctx, player, kind, period) -> list:
@@ -488,7 +488,7 @@ def same_kingdom(ctx: Ctx, a, b) -> bool:
 def kingdom_players(ctx: Ctx, player) -> list:
     if player.kingdom == "":
         return []
-    return [p for p in ctx.game.seat_order() if p is player or same_kingdom(ctx, player, p)]
+    return [p for p in ctx.game.seats.seat_order() if p is player or same_kingdom(ctx, player, p)]
 
 
 def kingdom_size(ctx: Ctx, kingdom) -> int:
@@ -524,7 +524,7 @@ def remove_general(ctx: Ctx, player, which) -> None:
 
 
 def swap_seats(ctx: Ctx, a, b) -> None:
-    ctx.game.swap_seats(a, b)
+    ctx.game.state.swap_seats(a, b)
 
 
 def lose_general_skills(ctx: Ctx, player, which) -> None:
@@ -532,11 +532,11 @@ def lose_general_skills(ctx: Ctx, player, which) -> None:
 
 
 def cancel_target(ctx: Ctx, use, player) -> None:
-    ctx.game.cancel_target(use, player)
+    ctx.game.choices.cancel_target(use, player)
 
 
 def look_at(ctx: Ctx, player, cards) -> None:
-    ctx.game.look_at(player, list(cards))
+    ctx.game.zones.look_at(player, list(cards))
 
 
 # The arguments that say how many times an effect acts (cards drawn, answers asked for,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 import attrs
@@ -303,16 +304,17 @@ class Budget:
     seconds: float | None = None  # the wall-clock limit of the game, if any
     deadline: float = 0.0  # time.monotonic() past which the game is cut off
     timed_out: bool = False  # the game was cut off at its deadline (not a rules error)
+    clock: Callable[[], float] = time.monotonic  # what reads the time (a test hands in its own)
 
     def limit_time(self, seconds: float) -> None:
         self.seconds = seconds
-        self.deadline = time.monotonic() + seconds
+        self.deadline = self.clock() + seconds
 
     def new_action(self) -> None:
         """Refill the steps; past the deadline, cut the game off (checked per action: the
         steps bound how long one action can run)."""
         self.steps = MAX_STEPS
-        if self.seconds is not None and time.monotonic() > self.deadline:
+        if self.seconds is not None and self.clock() > self.deadline:
             self.timed_out = True
             raise RulesError(f"the game ran past its time limit of {self.seconds:g} s")
 

@@ -5,37 +5,60 @@ one (`attach_in_play`, kept until the skills in play change)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.defs import AttachDef, Ctx, Skill
 from ..core.model import Player
 from .decisions import Option
 
+if TYPE_CHECKING:
+    from .hp import Hp
+    from .kernel import Game
+    from .seats import Seats
+    from .skills import Skills
+
 ATTACH_KEY = "attach:"  # Player.used key prefix: the actor's uses of one owner's action
 
 
-class AttachedMixin:
-    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+class Attached:
+    """The actions a living player's skill gives others in their play phase (`attach`).
+    A process of `Game` (engine.kernel): it reads the table's state through `game` and works
+    with the processes it names below."""
 
-    _attach_live: bool | None = None  # does a living player's skill attach an action? (None: not worked out)
+    game: Game
+    hp: Hp
+    seats: Seats
+    skills: Skills
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def connect(self) -> None:
+        """Name the processes this one works with (all exist by now)."""
+        game = self.game
+        self.hp = game.hp
+        self.seats = game.seats
+        self.skills = game.skills
+
+
 
     def attach_in_play(self) -> bool:
         """Some living player has a skill that attaches an action (hidden or not: the options
         then ask exactly); worked out again after changed_skills."""
-        if self._attach_live is None:
-            self._attach_live = any(s.attached for p in self.players if p.alive
-                                    for s in self.skills_of(p, suppressed=True))
-        return self._attach_live
+        if self.game._attach_live is None:
+            self.game._attach_live = any(s.attached for p in self.game.players if p.alive
+                                    for s in self.skills.skills_of(p, suppressed=True))
+        return self.game._attach_live
 
     def attached_options(self, player: Player) -> list[Option]:
         """`發動【SKILL】` for each action a living other player's skill gives `player` now."""
         if not self.attach_in_play():
             return []
         offered = []
-        for owner in self.seat_order(player):
+        for owner in self.seats.seat_order(player):
             if owner is player or not owner.alive:
                 continue
-            for skill in self.effective_skills(owner):
+            for skill in self.skills.effective_skills(owner):
                 for act in skill.attached:
                     if self._attach_offered(player, owner, skill, act):
                         offered.append((owner, skill, act))
@@ -47,17 +70,17 @@ class AttachedMixin:
     def _attach_offered(self, player: Player, owner: Player, skill: Skill, act: AttachDef) -> bool:
         if act.once and player.used.get(_key(owner, skill), 0) >= 1:
             return False
-        return act.cond is None or bool(act.cond(Ctx(self, {"you": owner, "player": player})))
+        return act.cond is None or bool(act.cond(Ctx(self.game, {"you": owner, "player": player})))
 
     def run_attached(self, player: Player, chosen: tuple[Player, Skill, AttachDef]) -> None:
         """The actor uses the action; the skill asks the questions of its text."""
         owner, skill, act = chosen
         key = _key(owner, skill)
         player.used[key] = player.used.get(key, 0) + 1
-        if self.logging:
-            self.log_skill(owner, skill, f"{player.label()}發動{owner.label()}的【{skill.name}】")
-        self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
-        self.run_block(act.body, Ctx(self, {"you": owner, "player": player}), skill.name)
+        if self.game.logging:
+            self.game.log_skill(owner, skill, f"{player.label()}發動{owner.label()}的【{skill.name}】")
+        self.game.fired[skill.name] = self.game.fired.get(skill.name, 0) + 1
+        self.hp.run_block(act.body, Ctx(self.game, {"you": owner, "player": player}), skill.name)
 
 
 def _key(owner: Player, skill: Any) -> str:

@@ -40,7 +40,7 @@ def index_bound(game: Any, seats: dict[str, set[int]]) -> Bound:
     for owner in game.players:
         if not owner.alive:
             continue
-        for skill in game.effective_skills(owner, suppressed=True):
+        for skill in game.skills.effective_skills(owner, suppressed=True):
             for m in skill.modifiers:
                 if m.subject == "you":
                     continue
@@ -56,6 +56,6 @@ def bound_modifiers(game: Any, bound: Bound, p: Player, name: str):
     """The modifiers of other players' skills (and `for all` ones of p's own) that bind p now:
     the owner still has the skill working (an ignored armour, a card set aside do not)."""
     for owner, skill, m in bound.get((name, p.seat), ()):
-        if owner.alive and skill in game.effective_skills(owner) and (
-                not game.set_aside or game.equip_skill_uid(owner, skill) not in game.set_aside):
+        if owner.alive and skill in game.skills.effective_skills(owner) and (
+                not game.set_aside or game.skills.equip_skill_uid(owner, skill) not in game.set_aside):
             yield m

@@ -4,13 +4,36 @@ player alive at hp 0 or below while its condition holds (`modify survive`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..core.defs import Ctx
 from ..core.model import NATURE_ZH, Damage, Player
 from .hp import damage_words
 
+if TYPE_CHECKING:
+    from .hp import Hp
+    from .kernel import Game
+    from .skills import Skills
 
-class DamageRulesMixin:
-    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+
+class DamageRules:
+    """Damage transferred or turned into hp loss, and `modify survive`.
+    A process of `Game` (engine.kernel): it reads the table's state through `game` and works
+    with the processes it names below."""
+
+    game: Game
+    hp: Hp
+    skills: Skills
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def connect(self) -> None:
+        """Name the processes this one works with (all exist by now)."""
+        game = self.game
+        self.hp = game.hp
+        self.skills = game.skills
+
 
     def transfer_damage(self, d: Damage, to: Player) -> None:
         """The damage is dealt to `to` instead: same source, card, amount and nature. The new
@@ -18,25 +41,25 @@ class DamageRulesMixin:
         if d.prevented or not to.alive:
             return
         d.prevented = True  # the first target takes nothing: this damage is never dealt
-        if self.logging:
-            self.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}轉移給{to.label()}")
-        self.damage(to, d.amount, d.nature, d.source, d.card, d.chained, caused=True)
+        if self.game.logging:
+            self.game.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}轉移給{to.label()}")
+        self.hp.damage(to, d.amount, d.nature, d.source, d.card, d.chained, caused=True)
 
     def damage_to_hp_loss(self, d: Damage) -> None:
         """The damage is not dealt: its target loses that much hp instead (no source, no card)."""
         if d.prevented:
             return
         d.prevented = True
-        if self.logging:
-            self.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}視為失去體力")
-        self.lose_hp(d.target, d.amount)
+        if self.game.logging:
+            self.game.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}視為失去體力")
+        self.hp.lose_hp(d.target, d.amount)
 
     def survives(self, p: Player, log: bool = False) -> bool:
         """A `modify survive` of the player's skills holds: they stay alive at hp 0 or below."""
-        for m in self.modifiers(p, "survive"):
-            ctx = Ctx(self, {"you": p})
+        for m in self.skills.modifiers(p, "survive"):
+            ctx = Ctx(self.game, {"you": p})
             if (m.cond is None or m.cond(ctx)) and m.value(ctx):
                 if log:
-                    self.log_skill(p, m.skill, f"{p.label()}體力為{p.hp}，因【{m.skill}】不會死亡")
+                    self.game.log_skill(p, m.skill, f"{p.label()}體力為{p.hp}，因【{m.skill}】不會死亡")
                 return True
         return False

@@ -8,34 +8,53 @@ skill filters anything pays one look-up per read; and treated-as-equipped skills
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.defs import Ctx, FilterDef, Skill
 from ..core.model import Card, Judge, Player, UsedCard, color_of
 
+if TYPE_CHECKING:
+    from .kernel import Game
+    from .skills import Skills
+    from .zones import Zones
 
-class FiltersMixin:
-    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
 
-    _filter_table: dict[int, list[FilterDef]] | None = None
-    judging: tuple[Judge, ...] = ()  # judgements whose card is being read: it is their player's
+class Filters:
+    """Filters (鎖定視為技) and equipment treated as equipped: what a card counts as wherever the rules read it.
+    A process of `Game` (engine.kernel): it reads the table's state through `game` and works
+    with the processes it names below."""
+
+    game: Game
+    skills: Skills
+    zones: Zones
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def connect(self) -> None:
+        """Name the processes this one works with (all exist by now)."""
+        game = self.game
+        self.skills = game.skills
+        self.zones = game.zones
+
+
 
     def filter_table(self) -> dict[int, list[FilterDef]]:
         """Every filter of a living player's skills, by seat (rebuilt after changed_skills)."""
-        if self._filter_table is None:
+        if self.game._filter_table is None:
             table: dict[int, list[FilterDef]] = {}
-            for p in self.players:
+            for p in self.game.players:
                 if p.alive:
-                    for skill in self.effective_skills(p, suppressed=True):
+                    for skill in self.skills.effective_skills(p, suppressed=True):
                         if skill.filters:
                             table.setdefault(p.seat, []).extend(skill.filters)
-            self._filter_table = table
-        return self._filter_table
+            self.game._filter_table = table
+        return self.game._filter_table
 
     def seen(self, value: Any, holder: Player | None = None) -> Any:
         """A card (or a judgement) as the rules read it: through its holder's filters. Anything
         else, and every card when no filter is in play, is returned as it is."""
-        table = self._filter_table
+        table = self.game._filter_table
         if table is None:
             table = self.filter_table()
         if not table:
@@ -50,7 +69,7 @@ class FiltersMixin:
 
     def seen_used(self, card: Card, holder: Player | None = None) -> UsedCard:
         """A real card as a use would be made of it: filtered when a filter applies."""
-        if not (self._filter_table if self._filter_table is not None else self.filter_table()):
+        if not (self.game._filter_table if self.game._filter_table is not None else self.filter_table()):
             return UsedCard.of(card)  # no filter in play: the card as printed
         view = self.seen(card, holder)
         return view if isinstance(view, UsedCard) else UsedCard.of(card)
@@ -70,20 +89,20 @@ class FiltersMixin:
 
     def holder(self, card: Card) -> Player | None:
         """Whose filters read this card: whoever holds it, or whose judgement card it is."""
-        for j in self.judging:
+        for j in self.game.judging:
             if j.card is card:
                 return j.player
-        return self.zone_of(card)[1]
+        return self.zones.zone_of(card)[1]
 
     def apply_filters(self, card: Card, holder: Player, filters: list[FilterDef]) -> Card | UsedCard:
         suit, kind = card.suit, card.kind
         for f in filters:
-            if f.matches(card) and (f.cond is None or f.cond(Ctx(self, {"you": holder, "card": card}))):
-                self.credit(f.skill)
+            if f.matches(card) and (f.cond is None or f.cond(Ctx(self.game, {"you": holder, "card": card}))):
+                self.skills.credit(f.skill)
                 if f.suit is not None:
                     suit = f.suit
                 else:
-                    kind = self.kind_named(f.kind_name)
+                    kind = self.game.kind_named(f.kind_name)
         if suit == card.suit and kind is card.kind:
             return card
         return UsedCard(kind, suit, color_of(suit), card.rank, (card,), kind.nature, filtered=True)
@@ -95,16 +114,16 @@ class FiltersMixin:
         granted = []
         for skill in hero_skills:
             for e in skill.equipped:
-                kind = self.kind_named(e.kind_name)
+                kind = self.game.kind_named(e.kind_name)
                 if kind.type not in p.equips:
                     granted.append(kind.skill)
         return granted
 
     def equipment_givers(self, p: Player, skill: Skill) -> list[str]:
         """The skills of p's that treat p as equipped with the card whose skill is `skill`."""
-        return [s.name for s in self.effective_skills(p)
-                if any(self.kind_named(e.kind_name).skill is skill for e in s.equipped)]
+        return [s.name for s in self.skills.effective_skills(p)
+                if any(self.game.kind_named(e.kind_name).skill is skill for e in s.equipped)]
 
     def treated_as(self, p: Player, skill: Skill) -> bool:
         """`skill` is an equipment's skill p has through `equipped` (its slot is empty)."""
-        return p.equips.get(skill.slot) is None and skill in self._skills.get(p.seat, ())
+        return p.equips.get(skill.slot) is None and skill in self.game._skills.get(p.seat, ())

@@ -4,7 +4,7 @@ hp, the rescue round, death with its mode rewards, and the judgement process."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.defs import CardKind, Ctx
 from ..core.model import (
@@ -22,9 +22,48 @@ from ..core.model import (
 from .decisions import Option
 from .zones import FROM_DECK
 
+if TYPE_CHECKING:
+    from .damage_rules import DamageRules
+    from .filters import Filters
+    from .kernel import Game
+    from .moves import Moves
+    from .seats import Seats
+    from .skills import Skills
+    from .triggers import Triggers
+    from .using import Using
+    from .zones import Zones
 
-class HpMixin:
-    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+
+class Hp:
+    """Damage, recovery, hp loss, dying and death, and judgement; and running a block of text.
+    A process of `Game` (engine.kernel): it reads the table's state through `game` and works
+    with the processes it names below."""
+
+    game: Game
+    damage_rules: DamageRules
+    filters: Filters
+    moves: Moves
+    seats: Seats
+    skills: Skills
+    triggers: Triggers
+    using: Using
+    zones: Zones
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def connect(self) -> None:
+        """Name the processes this one works with (all exist by now)."""
+        game = self.game
+        self.damage_rules = game.damage_rules
+        self.filters = game.filters
+        self.moves = game.moves
+        self.seats = game.seats
+        self.skills = game.skills
+        self.triggers = game.triggers
+        self.using = game.using
+        self.zones = game.zones
+
 
     # ------------------------------------------------------------ hp
     def damage(self, target: Player, amount: int, nature: str = "normal", source: Player | None = None,
@@ -33,29 +72,29 @@ class HpMixin:
         if not target.alive:
             return
         d = Damage(source, target, amount, nature, card, chained)
-        d.use = self.use_stack[-1] if card is not None and self.use_stack else None
+        d.use = self.game.use_stack[-1] if card is not None and self.game.use_stack else None
         if d.use is not None and d.use.damage_bonus and not chained and not caused and card is d.use.card:
             d.amount += d.use.damage_bonus  # the card's bonus is part of it from the start
         variables = {"damage": d}
         if source is not None and not chained and not caused:  # transmitted damage keeps the source's amount
-            self.open_window("causing_damage", variables)
+            self.triggers.open_window("causing_damage", variables)
         base = d.amount  # what chain transmission passes on: after the source's window only
         if not d.prevented and d.amount > 0:
-            self.open_window("taking_damage", variables)
+            self.triggers.open_window("taking_damage", variables)
         if d.prevented:  # logged by prevent_damage, where it happened
             return
         if d.amount <= 0:  # reduced to nothing in the window just closed: prevented there
-            if self.logging:
-                self.log(f"{damage_words(d)}減至0點，被防止")
+            if self.game.logging:
+                self.game.log(f"{damage_words(d)}減至0點，被防止")
             return
         source = d.source  # a skill may have changed the source
         transmits = d.nature != "normal" and target.chained and not chained
         target.hp -= d.amount
-        self.table_version += 1
-        self.damage_log.append(d)
-        if self.logging:
+        self.game.table_version += 1
+        self.game.damage_log.append(d)
+        if self.game.logging:
             dealt = f"{source.label()}對{target.label()}造成" if source else f"{target.label()}受到"
-            self.log(f"{dealt}{d.amount}點{NATURE_ZH[d.nature]}傷害（體力{target.hp}/{target.max_hp}）")
+            self.game.log(f"{dealt}{d.amount}點{NATURE_ZH[d.nature]}傷害（體力{target.hp}/{target.max_hp}）")
         ended: TurnEnded | None = None
         if target.hp <= 0:
             try:
@@ -64,14 +103,14 @@ class HpMixin:
                 ended = stop
         if ended is None:
             if source is not None and source.alive:
-                self.open_window("caused_damage", variables)
+                self.triggers.open_window("caused_damage", variables)
             if target.alive:
-                self.open_window("damaged", variables)
-            self.open_window("damage_end", variables)
+                self.triggers.open_window("damaged", variables)
+            self.triggers.open_window("damage_end", variables)
         if d.nature != "normal" and target.chained:
             target.chained = False  # 傷害結算結束: a chained victim of nature damage is unchained
-            if self.logging:
-                self.log(f"{target.label()}解除連環狀態")
+            if self.game.logging:
+                self.game.log(f"{target.label()}解除連環狀態")
         if transmits:
             self.transmit(d, base)
         if ended is not None:
@@ -80,16 +119,16 @@ class HpMixin:
     def prevent_damage(self, d: Damage) -> None:
         if not d.prevented:
             d.prevented = True
-            if self.logging:
-                self.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}被防止")
+            if self.game.logging:
+                self.game.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}被防止")
 
     def transmit(self, d: Damage, amount: int) -> None:
         """Chain transmission: every other chained player, in seat order from the current
         player, takes damage of the same source, nature and amount (the amount as the source
         dealt it), even if the first victim died; it is not transmitted again."""
-        for p in self.seat_order():
+        for p in self.seats.seat_order():
             if p.chained and p is not d.target:
-                self.log(f"連環傳導至{p.label()}")
+                self.game.log(f"連環傳導至{p.label()}")
                 self.damage(p, amount, d.nature, d.source, d.card, chained=True)
 
     def recover(self, player: Player, amount: int, source: Player | None = None,
@@ -97,64 +136,64 @@ class HpMixin:
         if not player.alive or amount <= 0:
             return
         r = Recover(player, amount, source, card=card)
-        self.open_window("recovering", {"recover": r})
+        self.triggers.open_window("recovering", {"recover": r})
         gained = min(r.amount, player.max_hp - player.hp)
         if r.prevented or gained <= 0:
             return
         player.hp += gained
-        self.table_version += 1
-        self.recover_log.append((r.source, player, gained))  # public: agents read who helped whom
-        if self.logging:
-            self.log(f"{player.label()}回復{gained}點體力（體力{player.hp}/{player.max_hp}）")
-        self.open_window("recovered", {"recover": r})
+        self.game.table_version += 1
+        self.game.recover_log.append((r.source, player, gained))  # public: agents read who helped whom
+        if self.game.logging:
+            self.game.log(f"{player.label()}回復{gained}點體力（體力{player.hp}/{player.max_hp}）")
+        self.triggers.open_window("recovered", {"recover": r})
 
     def lose_hp(self, player: Player, amount: int) -> None:
         if not player.alive or amount <= 0:
             return
         player.hp -= amount
-        self.table_version += 1
-        if self.logging:
-            self.log(f"{player.label()}失去{amount}點體力（體力{player.hp}/{player.max_hp}）")
+        self.game.table_version += 1
+        if self.game.logging:
+            self.game.log(f"{player.label()}失去{amount}點體力（體力{player.hp}/{player.max_hp}）")
         if player.hp <= 0:
             self.enter_dying(player, None)
         if player.alive:
-            self.open_window("lost_hp", {"lose": Recover(player, amount, None)})
+            self.triggers.open_window("lost_hp", {"lose": Recover(player, amount, None)})
 
     # ------------------------------------------------------------ dying and death
     def enter_dying(self, player: Player, damage: Damage | None) -> None:
         player.dying = True
-        if self.logging:
-            self.log(f"{player.label()}進入瀕死狀態")
+        if self.game.logging:
+            self.game.log(f"{player.label()}進入瀕死狀態")
         dying = Dying(player, damage)
-        self.open_window("dying", {"dying": dying})
-        for saver in self.seat_order():
+        self.triggers.open_window("dying", {"dying": dying})
+        for saver in self.seats.seat_order():
             while player.hp <= 0 and saver.alive and player.alive:
                 if not self.ask_save(saver, player):
                     break
             if player.hp > 0:
                 break
         player.dying = False
-        self.table_version += 1
-        if player.hp <= 0 and player.alive and not self.survives(player, log=True):
+        self.game.table_version += 1
+        if player.hp <= 0 and player.alive and not self.damage_rules.survives(player, log=True):
             killer = damage.source if damage is not None else None
             self.die(player, killer)
 
     def ask_save(self, saver: Player, dying: Player) -> bool:
-        options = self.credited(lambda: self.save_options(saver, dying))  # a prohibit may shape them
+        options = self.skills.credited(lambda: self.save_options(saver, dying))  # a prohibit may shape them
         if not options:
             return False
         options.append(Option("不使用", None))
-        choice = self.ask(saver, "save", "是否使用牌救之？", options, f"{dying.label()}瀕死").value
+        choice = self.game.ask(saver, "save", "是否使用牌救之？", options, f"{dying.label()}瀕死").value
         if choice is None:
             return False
         kind, subcards = choice
-        return not self.use_card(saver, self.produce(saver, kind, subcards), [dying], "dying").void
+        return not self.using.use_card(saver, self.using.produce(saver, kind, subcards), [dying], "dying").void
 
     def save_options(self, saver: Player, dying: Player) -> list[Option]:
         options = []
-        for card, kind, subcards in self.castable(saver, "dying"):
+        for card, kind, subcards in self.using.castable(saver, "dying"):
             mode = kind.mode("dying")
-            if self.target_ok(saver, mode.target, dying, self.probe(saver, kind, subcards)):
+            if self.using.target_ok(saver, mode.target, dying, self.probe(saver, kind, subcards)):
                 options.append(Option(f"使用{card}", (kind, subcards)))
         return options
 
@@ -163,64 +202,64 @@ class HpMixin:
         a conversion is made of some cards it could take, so its suit and colour count."""
         if subcards and subcards[0] == "view_as":
             va = subcards[1]
-            some = None if va.face_down else self.view_as_sample(p, va)
+            some = None if va.face_down else self.using.view_as_sample(p, va)
             return UsedCard.virtual(kind, some or ())
-        if len(subcards) == 1 and subcards[0].kind is kind and p.seat not in self.filter_table():
+        if len(subcards) == 1 and subcards[0].kind is kind and p.seat not in self.filters.filter_table():
             # a real card read as printed: one view of it serves every legality check of the
             # game (text that reads cannot keep it, and nothing writes to it)
             card = subcards[0]
-            used = self._probes.get(card.uid)
+            used = self.game._probes.get(card.uid)
             if used is None or used.subcards[0] is not card:
-                used = self._probes[card.uid] = UsedCard.of(card)
+                used = self.game._probes[card.uid] = UsedCard.of(card)
             return used
-        return self.make_card(kind, subcards)
+        return self.using.make_card(kind, subcards)
 
     def die(self, player: Player, killer: Player | None) -> None:
         player.alive = False
-        self.table_version += 1
-        self.changed_skills()
-        self.log(f"{player.label()}陣亡{self.mode.death_note(player)}")
+        self.game.table_version += 1
+        self.skills.changed_skills()
+        self.game.log(f"{player.label()}陣亡{self.game.mode.death_note(player)}")
         try:
-            self.mode.check_victory(self)
+            self.game.mode.check_victory(self.game)
             self.death_window(player, killer)  # 死亡時 may end the game too (a death it sets off)
         except (GameOver, TurnEnded):  # the game, or the turn, ends in a death it sets off
             self._discard_everything(player)  # the dead keep no card, however it ends
             raise
         self._discard_everything(player)
-        self.mode.after_death(self, player, killer)
-        self.open_window("after_death", {"death": Dying(player, None), "killer": killer})
-        if player is self.current:
+        self.game.mode.after_death(self.game, player, killer)
+        self.triggers.open_window("after_death", {"death": Dying(player, None), "killer": killer})
+        if player is self.game.current:
             raise TurnEnded()
 
     def death_window(self, player: Player, killer: Player | None) -> None:
         """死亡時: the living are polled, and the dead player's own skills that act on it."""
-        own = [(player, s, t) for s in self.skills_of(player, suppressed=True) for t in s.triggers.get("death", ())]
-        outer, self.departed = self.departed, player
+        own = [(player, s, t) for s in self.skills.skills_of(player, suppressed=True) for t in s.triggers.get("death", ())]
+        outer, self.game.departed = self.game.departed, player
         try:
-            self.open_window("death", {"death": Dying(player, None), "killer": killer}, own)
+            self.triggers.open_window("death", {"death": Dying(player, None), "killer": killer}, own)
         finally:
-            self.departed = outer
+            self.game.departed = outer
 
     def _discard_everything(self, player: Player) -> None:
         everything = player.hand + list(player.equips.values()) + player.judge
         if everything:
-            self.to_discard(everything, "discard")
-        self.empty_piles(player)
+            self.zones.to_discard(everything, "discard")
+        self.moves.empty_piles(player)
 
     # ------------------------------------------------------------ judgement
     def judge(self, player: Player) -> Judge:
         """Reveal the judge card and let retrials act (判定牌生效前). The result is then fixed
         and the text that asked for the judgement acts on it (判定牌生效); the after-window
         and the discard follow when that text's block ends (see `finish_judgements`)."""
-        card = self.draw_top()
-        self.place(card, "processing", source=FROM_DECK)
+        card = self.zones.draw_top()
+        self.zones.place(card, "processing", source=FROM_DECK)
         j = Judge(player, card)
-        self.judging += (j,)  # its card is read through the player's filters
-        self.log(f"{player.label()}的判定牌是{self.seen(card, player).label()}")
-        self.open_window("judge_before", {"judge": j})
-        result = self.credited(lambda: self.seen(j.card, player))  # a filter that reads it acts
-        if self.logging:
-            self.log(f"{player.label()}的判定結果是{result.label()}")
+        self.game.judging += (j,)  # its card is read through the player's filters
+        self.game.log(f"{player.label()}的判定牌是{self.filters.seen(card, player).label()}")
+        self.triggers.open_window("judge_before", {"judge": j})
+        result = self.skills.credited(lambda: self.filters.seen(j.card, player))  # a filter that reads it acts
+        if self.game.logging:
+            self.game.log(f"{player.label()}的判定結果是{result.label()}")
         self.after_block(lambda: self.finish_judgement(j))
         return j
 
@@ -228,45 +267,45 @@ class HpMixin:
         """`finish` runs when the block of text now running ends (at once outside any): what a
         process the text asked for does once the text has acted on its result (a judgement's
         after-window and discard, a point fight's cards going to the discard pile)."""
-        if self.block_endings:
-            self.block_endings[-1].append(finish)
+        if self.game.block_endings:
+            self.game.block_endings[-1].append(finish)
         else:
             finish()
 
     def run_block(self, block: Any, ctx: Ctx, asker: str) -> Any:
         """Run a card's or skill's block; what it asked for finishes when it ends. `asker`
         (the skill's name, or the card as used) asks the questions of the block's text."""
-        self.block_endings.append([])
-        outer, self.asker = self.asker, asker
+        self.game.block_endings.append([])
+        outer, self.game.asker = self.game.asker, asker
         try:
             result = block(ctx)
         except BaseException:  # the game or the turn ended: nothing more opens
-            self.block_endings.pop()
+            self.game.block_endings.pop()
             raise
         finally:
-            self.asker = outer
-        for finish in self.block_endings.pop():
+            self.game.asker = outer
+        for finish in self.game.block_endings.pop():
             finish()
         return result
 
     def finish_judgement(self, j: Judge) -> None:
         """判定牌生效後, then the judge card goes to the discard pile unless a skill took it."""
-        self.open_window("judge_after", {"judge": j})
-        self.judging = tuple(x for x in self.judging if x is not j)
-        if j.card in self.processing:
-            self.to_discard([j.card])
+        self.triggers.open_window("judge_after", {"judge": j})
+        self.game.judging = tuple(x for x in self.game.judging if x is not j)
+        if j.card in self.game.processing:
+            self.zones.to_discard([j.card])
 
     def replace_judge(self, j: Judge, card: Card) -> None:
         """Retrial: `card` becomes the judge card; the one it replaces is discarded."""
         old = j.card
-        zone, owner = self.zone_of(card)
+        zone, owner = self.zones.zone_of(card)
         who = f"{owner.label()}的" if owner else ""
-        self.place(card, "processing")
+        self.zones.place(card, "processing")
         j.card = card
-        if self.logging:
-            self.log(f"{who}{card.label()}代替{old.label()}成為判定牌")
-        if old in self.processing:
-            self.to_discard([old])
+        if self.game.logging:
+            self.game.log(f"{who}{card.label()}代替{old.label()}成為判定牌")
+        if old in self.game.processing:
+            self.zones.to_discard([old])
 
 
 def damage_words(d: Damage, size: str = "") -> str:

@@ -1,7 +1,7 @@
 """Invariants of a table, checked while a game runs so that an engine bug shows up as a named
 violation near where it happened, not as a strange game many turns later.
 
-At every free time (between actions of the play phase, between phases: `TurnMixin.on_free_time`)
+At every free time (between actions of the play phase, between phases: `Game.on_free_time`)
 at which the table has changed since the last one (`Game.table_version`, bumped by every move,
 hp change, death and change of skills) `Invariants.at_free_time` runs a cheap test (card count, hp bounds, the dead empty-handed, the
 processing area empty, the deck not growing, the mode's victory when someone died) and, only
@@ -243,6 +243,6 @@ def _hp_problems(p: Any, game: Any) -> list[str]:
         problems.append(f"{p.label()} is alive with max hp {p.max_hp}, below 1")
     if p.hp > p.max_hp:
         problems.append(f"{p.label()} has hp {p.hp} above its max hp {p.max_hp}")
-    if p.hp <= 0 and not p.dying and not game.survives(p):  # `modify survive` holds
+    if p.hp <= 0 and not p.dying and not game.damage_rules.survives(p):  # `modify survive` holds
         problems.append(f"{p.label()} is alive at hp {p.hp} outside a rescue round (dying)")
     return problems

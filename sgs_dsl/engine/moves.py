@@ -10,24 +10,49 @@ named `pile:NAME`."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..core.model import SLOT_ZH, Card, Move, Player, UsedCard
 from ..core.vocab import PILE, REASONS
-from .history import History
 from .zones import where
+
+if TYPE_CHECKING:
+    from .kernel import Game
+    from .prohibits import Prohibits
+    from .triggers import Triggers
+    from .turn import Turn
+    from .zones import Zones
 
 OWNED = ("hand", "equip", "judge")  # places that need a player (`of:`), with the piles
 HIDDEN = frozenset({"hand", "deck", "deck_top", "deck_bottom"})  # face-down places
 
 
-class MovesMixin:
-    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+class Moves:
+    """One general card move, its log lines, its window and its history record.
+    A process of `Game` (engine.kernel): it reads the table's state through `game` and works
+    with the processes it names below."""
 
-    history: History
-    returned_to_deck: int = 0  # cards put into the deck since the invariants last looked
+    game: Game
+    prohibits: Prohibits
+    triggers: Triggers
+    turn: Turn
+    zones: Zones
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def connect(self) -> None:
+        """Name the processes this one works with (all exist by now)."""
+        game = self.game
+        self.prohibits = game.prohibits
+        self.triggers = game.triggers
+        self.turn = game.turn
+        self.zones = game.zones
+
+
     # Bumped at every change of what the free-time invariants read (a card move, hp, max hp,
     # a death, the skills in play): a free time with the same version as the last one has
     # nothing new to check (invariants.py; tests/test_invariants.py shows it).
-    table_version: int = 0
 
     # ------------------------------------------------------------ the move
     def move_cards(self, cards: list[Card], zone: str, owner: Player | None = None, reason: str = "put",
@@ -37,13 +62,13 @@ class MovesMixin:
         if owner is not None and not owner.alive:  # the dead take no cards: text that killed goes on
             zone, owner = "discard", None
         if sources is None:
-            sources = [self.take_out(c) for c in cards]
+            sources = [self.zones.take_out(c) for c in cards]
         for card, src in zip(cards, sources, strict=True):
-            self._place(card, zone, owner)
-            if self.tracing:
-                self.trace(f"  〔移動〕{card.label()}：{where(*src)} → {where(zone, owner)}")
-        if self.history.on:
-            self.history.record(cards, sources, zone, owner, reason)
+            self.zones._place(card, zone, owner)
+            if self.game.tracing:
+                self.game.trace(f"  〔移動〕{card.label()}：{where(*src)} → {where(zone, owner)}")
+        if self.game.history.on:
+            self.game.history.record(cards, sources, zone, owner, reason)
         for lost_from, _ in sources:
             if lost_from == "hand" or lost_from == "equip":  # most moves lose nothing: no window
                 self._lost([(cards, sources, zone, owner)], reason)
@@ -54,20 +79,20 @@ class MovesMixin:
         with a dead player (text that killed one of them goes on: the dead take no cards)."""
         if not (a.alive and b.alive):
             return
-        self.table_version += 1
+        self.game.table_version += 1
         legs = []
         for loser, gainer in ((a, b), (b, a)):
             hand, loser.hand = loser.hand, []
             legs.append((hand, [("hand", loser)] * len(hand), "hand", gainer))
         for cards, sources, zone, owner in legs:
             owner.hand.extend(cards)
-            if self.tracing:
+            if self.game.tracing:
                 for c, s in zip(cards, sources, strict=True):
-                    self.trace(f"  〔移動〕{c.label()}：{where(*s)} → {where(zone, owner)}")
-            if self.history.on:
-                self.history.record(cards, sources, zone, owner, "put")
-        if self.logging:
-            self.log(f"{a.label()}與{b.label()}交換手牌")
+                    self.game.trace(f"  〔移動〕{c.label()}：{where(*s)} → {where(zone, owner)}")
+            if self.game.history.on:
+                self.game.history.record(cards, sources, zone, owner, "put")
+        if self.game.logging:
+            self.game.log(f"{a.label()}與{b.label()}交換手牌")
         self._lost(legs)
 
     def _lost(self, legs: list[tuple[list[Card], list[tuple[str, Player | None]], str, Player | None]],
@@ -83,18 +108,18 @@ class MovesMixin:
         if not groups:
             return
         if len(groups) > 1:  # most moves lose from one player's one zone: nothing to order
-            n = len(self.players)
-            place, start = self.place_of, self.place_of[self.current.seat]
+            n = len(self.game.players)
+            place, start = self.game.place_of, self.game.place_of[self.game.current.seat]
             groups = {k: groups[k] for k in sorted(groups, key=lambda k: ((place[k[0]] - start) % n, k[1]))}
-        heard = self.tracing or "cards_lost" in (self._listeners if self._listeners is not None else self.listeners())
+        heard = self.game.tracing or "cards_lost" in (self.game._listeners if self.game._listeners is not None else self.triggers.listeners())
         for (seat, lost_from), lost in groups.items():
-            loser = self.players[seat]
+            loser = self.game.players[seat]
             if lost_from == "equip":
                 self._own_lost(loser, lost, reason)
             if heard:
-                self.open_window("cards_lost", {"move": Move(loser, lost_from, lost[0], lost, reason)})
+                self.triggers.open_window("cards_lost", {"move": Move(loser, lost_from, lost[0], lost, reason)})
             else:  # no one listens: counted as opened, as open_window would
-                self.windows_opened += 1
+                self.game.windows_opened += 1
 
     def _own_lost(self, loser: Player, lost: list[Card], reason: str) -> None:
         """A card's own skill hears the move that takes it out of the equipment area."""
@@ -102,7 +127,7 @@ class MovesMixin:
             own = card.kind.skill
             if own is not None and own.triggers.get("cards_lost"):
                 variables = {"move": Move(loser, "equip", card, lost, reason)}
-                self._fire_own([(loser, own, t) for t in own.triggers["cards_lost"]], variables, "cards_lost",
+                self.triggers._fire_own([(loser, own, t) for t in own.triggers["cards_lost"]], variables, "cards_lost",
                                leaving=True)
 
     # ------------------------------------------------------------ the language's `move`
@@ -110,25 +135,25 @@ class MovesMixin:
                      mover: Player | None, replace: bool = False) -> bool:
         """Move the cards to `place` of `owner` if the place can take all of them; False (and
         nothing moves) when it cannot."""
-        cards = [c for c in dict.fromkeys(cards) if self.zone_of(c)[0] != "nowhere"]
+        cards = [c for c in dict.fromkeys(cards) if self.zones.zone_of(c)[0] != "nowhere"]
         if place not in OWNED and not place.startswith(PILE):
             owner = None  # the deck and the discard pile are nobody's
         if not cards:
             return False
         refused = self.refusal(cards, place, owner, mover, replace)
         if refused:  # nothing moves: cards face down stay unnamed to those who cannot see them
-            sources = [self.zone_of(c) for c in cards]
-            text = f"{'、'.join(self.face(c) for c in cards)}不能移至{where(place, owner)}：{refused}"
+            sources = [self.zones.zone_of(c) for c in cards]
+            text = f"{'、'.join(self.turn.face(c) for c in cards)}不能移至{where(place, owner)}：{refused}"
             if any(self.face_down(zone) for zone, _ in sources):
-                self.log_hidden(text, f"{len(cards)}張牌不能移至{where(place, owner)}", self._seers(sources, mover))
+                self.game.log_hidden(text, f"{len(cards)}張牌不能移至{where(place, owner)}", self._seers(sources, mover))
             else:
-                self.log(text)
+                self.game.log(text)
             return False
         if place == "equip" and replace:
             old = [owner.equips[c.kind.type] for c in cards if c.kind.type in owner.equips
                    and owner.equips[c.kind.type] not in cards]
             if old:
-                self.log(f"{'、'.join(c.label() for c in old)}被替換，置入棄牌堆")
+                self.game.log(f"{'、'.join(c.label() for c in old)}被替換，置入棄牌堆")
                 self.move_cards(old, "discard")
         self._log_move(cards, place, owner, reason, mover)
         self.move_cards(cards, place, owner, reason)
@@ -138,14 +163,14 @@ class MovesMixin:
                   mover: Player | None) -> None:
         """Cards from a face-down place (a hand, the deck, a private pile) into one stay face
         down: only the seats that hold or move them read which cards they are, the others how many."""
-        if not self.logging:  # batches keep no log: nothing to word
+        if not self.game.logging:  # batches keep no log: nothing to word
             return
-        text = f"{'、'.join(self.face(c) for c in cards)}{REASONS[reason]}{where(place, owner)}"
-        sources = [self.zone_of(c) for c in cards]
+        text = f"{'、'.join(self.turn.face(c) for c in cards)}{REASONS[reason]}{where(place, owner)}"
+        sources = [self.zones.zone_of(c) for c in cards]
         if not self.face_down(place) or not any(self.face_down(zone) for zone, _ in sources):
-            self.log(text)
+            self.game.log(text)
             return
-        self.log_hidden(text, f"{len(cards)}張牌{REASONS[reason]}{where(place, owner)}",
+        self.game.log_hidden(text, f"{len(cards)}張牌{REASONS[reason]}{where(place, owner)}",
                         self._seers(sources, mover, owner))
 
     def face_down(self, zone: str) -> bool:
@@ -185,16 +210,16 @@ class MovesMixin:
         return ""
 
     def _judge_refusal(self, cards: list[Card], owner: Player, mover: Player | None) -> str:
-        names = {self.judged_kind(c).name for c in owner.judge if c not in cards}
+        names = {self.turn.judged_kind(c).name for c in owner.judge if c not in cards}
         for c in cards:
-            kind = self.judged_kind(c)
+            kind = self.turn.judged_kind(c)
             if kind.type != "delayed":
                 return f"{c.label()}不是延時錦囊"
             if kind.name in names:
                 return f"{owner.label()}的判定區已有【{kind.name}】"
             names.add(kind.name)
             card = UsedCard.of(c) if kind is c.kind else UsedCard.virtual(kind, (c,))
-            if self.forbidden(owner, "target", card, mover or owner):
+            if self.prohibits.forbidden(owner, "target", card, mover or owner):
                 return f"{owner.label()}不能成為【{kind.name}】的目標"
         return ""
 
@@ -204,7 +229,7 @@ class MovesMixin:
 
     def pile_hidden(self, zone: str) -> bool:
         """A private pile: only its owner sees its cards."""
-        return not self.library.piles.get(zone[len(PILE):], True)
+        return not self.game.library.piles.get(zone[len(PILE):], True)
 
     def empty_piles(self, p: Player) -> None:
         """A dead player's piles go to the discard pile, one move."""

@@ -6,10 +6,18 @@ text's block ends, the fight cards still in the processing area go to the discar
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from ..core.model import RANK_FACE, Card, Player
 from .decisions import Option
+
+if TYPE_CHECKING:
+    from .hp import Hp
+    from .kernel import Game
+    from .triggers import Triggers
+    from .zones import Zones
 
 
 @attrs.define(slots=True, eq=False)
@@ -46,8 +54,26 @@ def rank_face(rank: int) -> str:
     return RANK_FACE.get(rank, str(rank))
 
 
-class PointFightMixin:
-    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+class PointFights:
+    """Point fights (拼點), from the cards chosen to the result's window.
+    A process of `Game` (engine.kernel): it reads the table's state through `game` and works
+    with the processes it names below."""
+
+    game: Game
+    hp: Hp
+    triggers: Triggers
+    zones: Zones
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def connect(self) -> None:
+        """Name the processes this one works with (all exist by now)."""
+        game = self.game
+        self.hp = game.hp
+        self.triggers = game.triggers
+        self.zones = game.zones
+
 
     def can_point_fight(self, a: Player, b: Player) -> bool:
         return a is not b and a.alive and b.alive and bool(a.hand) and bool(b.hand)
@@ -55,44 +81,44 @@ class PointFightMixin:
     def point_fight(self, a: Player, b: Player) -> PointFight | None:
         if not self.can_point_fight(a, b):
             return None
-        if self.logging:
-            self.log(f"{a.label()}與{b.label()}拼點")
+        if self.game.logging:
+            self.game.log(f"{a.label()}與{b.label()}拼點")
         first = self._fight_card(a)  # chosen face down: b chooses without seeing it
         second = self._fight_card(b)
         for card in (first, second):
-            self.place(card, "processing")
+            self.zones.place(card, "processing")
         fight = PointFight(a, b, first, second, first.rank, second.rank)
-        self.after_block(lambda: self._close_fight(fight))  # the text acts on the result first
-        if self.logging:
-            self.log(f"拼點牌亮出：{a.label()}{first.label()}，{b.label()}{second.label()}")
-        self.open_window("point_shown", {"fight": fight})
+        self.hp.after_block(lambda: self._close_fight(fight))  # the text acts on the result first
+        if self.game.logging:
+            self.game.log(f"拼點牌亮出：{a.label()}{first.label()}，{b.label()}{second.label()}")
+        self.triggers.open_window("point_shown", {"fight": fight})
         result = "平局" if fight.tie else f"{fight.winner.label()}贏"
-        if self.logging:
-            self.log(f"拼點結果：{rank_face(fight.source_rank)}對{rank_face(fight.target_rank)}，{result}")
-        self.fight_log.append(fight)
+        if self.game.logging:
+            self.game.log(f"拼點結果：{rank_face(fight.source_rank)}對{rank_face(fight.target_rank)}，{result}")
+        self.game.fight_log.append(fight)
         return fight
 
     def _fight_card(self, p: Player) -> Card:
         options = [Option(c.label(), c) for c in p.hand]
-        return self.ask(p, "pick_card", "選擇一張拼點牌", options).value
+        return self.game.ask(p, "pick_card", "選擇一張拼點牌", options).value
 
     def replace_fight_card(self, fight: PointFight, p: Player, card: Card) -> None:
         """`card` becomes p's fight card (with its rank); the card it replaces is discarded."""
         old = fight.card_of(p)
         if old is None or card is old:
             return
-        self.place(card, "processing")
+        self.zones.place(card, "processing")
         if p is fight.source:
             fight.source_card, fight.source_rank = card, card.rank
         else:
             fight.target_card, fight.target_rank = card, card.rank
-        if self.logging:
-            self.log(f"{card.label()}代替{old.label()}成為{p.label()}的拼點牌")
-        if old in self.processing:
-            self.to_discard([old])
+        if self.game.logging:
+            self.game.log(f"{card.label()}代替{old.label()}成為{p.label()}的拼點牌")
+        if old in self.game.processing:
+            self.zones.to_discard([old])
 
     def _close_fight(self, fight: PointFight) -> None:
         """The fight's cards that no skill took go to the discard pile."""
-        left = [c for c in (fight.source_card, fight.target_card) if c in self.processing]
+        left = [c for c in (fight.source_card, fight.target_card) if c in self.game.processing]
         if left:
-            self.to_discard(left)
+            self.zones.to_discard(left)

@@ -6,10 +6,15 @@ dictionary look-up per question."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.defs import Ctx, ForbidDef, Skill
 from ..core.model import Card, Player, UsedCard
+
+if TYPE_CHECKING:
+    from .filters import Filters
+    from .kernel import Game
+    from .skills import Skills
 
 # What a card produced in each context of `castable` counts as doing, for the prohibits.
 CONTEXT_VERBS: dict[str, tuple[str, ...]] = {
@@ -23,64 +28,78 @@ CONTEXT_VERBS: dict[str, tuple[str, ...]] = {
 Entry = tuple[Player, Skill, ForbidDef]
 
 
-class ProhibitsMixin:
-    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+class Prohibits:
+    """Prohibits (禁止技) in play, indexed by kind and bound seat, and the checks every path asks.
+    A process of `Game` (engine.kernel): it reads the table's state through `game` and works
+    with the processes it names below."""
 
-    _forbid_table: dict[str, list[Entry]] | None = None
-    _forbid_binding: dict[tuple[str, int], list[Entry]] | None = None  # (kind, seat) -> what binds that seat
+    game: Game
+    filters: Filters
+    skills: Skills
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def connect(self) -> None:
+        """Name the processes this one works with (all exist by now)."""
+        game = self.game
+        self.filters = game.filters
+        self.skills = game.skills
+
+
 
     def forbid_table(self) -> dict[str, list[Entry]]:
         """Every forbid of a living player's skills, by kind, in seat order (rebuilt after
         changed_skills); and, by kind and seat, the ones that bind that seat."""
-        if self._forbid_table is None:
+        if self.game._forbid_table is None:
             table: dict[str, list[Entry]] = {}
-            for owner in self.players:
+            for owner in self.game.players:
                 if owner.alive:
-                    for skill in self.effective_skills(owner, suppressed=True):
+                    for skill in self.skills.effective_skills(owner, suppressed=True):
                         for f in skill.forbids:
                             table.setdefault(f.kind, []).append((owner, skill, f))
             binding: dict[tuple[str, int], list[Entry]] = {}
             for kind, entries in table.items():
-                for p in self.players:
+                for p in self.game.players:
                     bound = [e for e in entries if e[2].subject == "all" or (e[2].subject == "you") == (e[0] is p)]
                     if bound:
                         binding[kind, p.seat] = bound
-            self._forbid_table, self._forbid_binding = table, binding
-        return self._forbid_table
+            self.game._forbid_table, self.game._forbid_binding = table, binding
+        return self.game._forbid_table
 
     def forbid_binding(self) -> dict[tuple[str, int], list[Entry]]:
         """The prohibits binding each seat, by (kind, seat): forbid_table's second index."""
-        if self._forbid_binding is None:
+        if self.game._forbid_binding is None:
             self.forbid_table()
-        return self._forbid_binding
+        return self.game._forbid_binding
 
     def forbidden(self, p: Player, kind: str, card: UsedCard, user: Player) -> bool:
         """A forbid binding p stops this: p may not be targeted by (`target`; `user` uses the
         card), or use, play out, answer with or discard (`user` is p) the card."""
-        binding = self._forbid_binding  # read inline: this is asked for every card and target
+        binding = self.game._forbid_binding  # read inline: this is asked for every card and target
         entries = (binding if binding is not None else self.forbid_binding()).get((kind, p.seat))
         if not entries:
             return False
         for owner, skill, f in entries:
-            if skill.slot == "armor" and self.use_stack and self.armor_ignored(owner):
+            if skill.slot == "armor" and self.game.use_stack and self.skills.armor_ignored(owner):
                 continue
             if f.matches(card) and (f.cond is None or f.cond(
-                    Ctx(self, {"you": owner, "player": p, "user": user, "card": card}))):
-                self.credit(f.skill)
+                    Ctx(self.game, {"you": owner, "player": p, "user": user, "card": card}))):
+                self.skills.credit(f.skill)
                 return True
         return False
 
     def may_reveal(self, p: Player) -> bool:
         """No `forbid reveal` binds p now: p may show a face-down general (國戰)."""
         for owner, _skill, f in self.forbid_binding().get(("reveal", p.seat), ()):
-            if f.cond is None or f.cond(Ctx(self, {"you": owner, "player": p, "user": p})):
-                self.credit(f.skill)
+            if f.cond is None or f.cond(Ctx(self.game, {"you": owner, "player": p, "user": p})):
+                self.skills.credit(f.skill)
                 return False
         return True
 
     def may_forbid(self, context: str) -> bool:
         """Some prohibit in play is about what a `castable` context produces (else none can stop it)."""
-        table = self._forbid_table
+        table = self.game._forbid_table
         if table is None:
             table = self.forbid_table()
         return bool(table) and any(table.get(verb) for verb in CONTEXT_VERBS.get(context, ()))
@@ -93,7 +112,7 @@ class ProhibitsMixin:
         """The cards p may discard: those no `forbid discard` binding p matches."""
         if not self.forbid_table().get("discard"):
             return cards
-        return [c for c in cards if not self.forbidden(p, "discard", self.seen_used(c, p), p)]
+        return [c for c in cards if not self.forbidden(p, "discard", self.filters.seen_used(c, p), p)]
 
     def redirect_refused(self, use: Any, new: Player) -> bool:
         """A use may not be moved to a player who may not be its target."""

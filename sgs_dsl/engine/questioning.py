@@ -10,10 +10,21 @@ changeable (`set question.genuine = ...`), before the card goes on or is voided.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from ..core.model import Player, UsedCard
 from .decisions import Option
+
+if TYPE_CHECKING:
+    from .filters import Filters
+    from .kernel import Game
+    from .prohibits import Prohibits
+    from .seats import Seats
+    from .triggers import Triggers
+    from .using import Using
+    from .zones import Zones
 
 QUESTION, NO_QUESTION = "質疑", "不質疑"
 
@@ -31,37 +42,61 @@ class Question:
         return self.card.kind.name
 
 
-class QuestioningMixin:
-    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+class Questioning:
+    """Questioning (質疑) a face-down conversion before it is used or played out.
+    A process of `Game` (engine.kernel): it reads the table's state through `game` and works
+    with the processes it names below."""
+
+    game: Game
+    filters: Filters
+    prohibits: Prohibits
+    seats: Seats
+    triggers: Triggers
+    using: Using
+    zones: Zones
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def connect(self) -> None:
+        """Name the processes this one works with (all exist by now)."""
+        game = self.game
+        self.filters = game.filters
+        self.prohibits = game.prohibits
+        self.seats = game.seats
+        self.triggers = game.triggers
+        self.using = game.using
+        self.zones = game.zones
+
 
     def question(self, user: Player, card: UsedCard, targets: list[Player] | None = None,
                  verb: str = "use") -> UsedCard | None:
         """The card to go on with (face down if nobody questioned, else face up), or None: void."""
-        self.to_processing([c for c in card.subcards if c not in self.processing], verb)
-        questioners = [p for p in self.seat_order(user) if p is not user and p.alive
-                       and not self.forbidden(p, "question", card, user) and self._questions(p, user, card, targets)]
+        self.zones.to_processing([c for c in card.subcards if c not in self.game.processing], verb)
+        questioners = [p for p in self.seats.seat_order(user) if p is not user and p.alive
+                       and not self.prohibits.forbidden(p, "question", card, user) and self._questions(p, user, card, targets)]
         if not questioners:
             return card
-        shown = [self.seen_used(c, user) for c in card.subcards]
+        shown = [self.filters.seen_used(c, user) for c in card.subcards]
         q = Question(user, card, questioners, shown[0], all(s.kind is card.kind for s in shown))
         faces = "、".join(c.label() for c in card.subcards)
-        if self.logging:
-            self.log(f"{user.label()}翻開{faces}，{'為真' if q.genuine else '為假'}")
-        self.open_window("questioned", {"question": q})
+        if self.game.logging:
+            self.game.log(f"{user.label()}翻開{faces}，{'為真' if q.genuine else '為假'}")
+        self.triggers.open_window("questioned", {"question": q})
         if q.genuine:  # it goes on face up, as the card declared (as its holder's filters read it)
             one = shown[0] if len(shown) == 1 else None
-            return one if one is not None and one.kind is card.kind else self.make_card(card.kind, card.subcards)
-        if self.logging:
-            self.log(f"{card.label()}作廢")
-        left = [c for c in card.subcards if c in self.processing]
+            return one if one is not None and one.kind is card.kind else self.using.make_card(card.kind, card.subcards)
+        if self.game.logging:
+            self.game.log(f"{card.label()}作廢")
+        left = [c for c in card.subcards if c in self.game.processing]
         if left:
-            self.to_discard(left)
+            self.zones.to_discard(left)
         return None
 
     def _questions(self, p: Player, user: Player, card: UsedCard, targets: list[Player] | None) -> bool:
         on = "" if not targets else "，目標：" + "、".join(t.label() for t in targets)
-        yes = self.ask(p, "question", f"是否質疑{user.label()}的{card.label()}{on}？",
+        yes = self.game.ask(p, "question", f"是否質疑{user.label()}的{card.label()}{on}？",
                        [Option(QUESTION, True), Option(NO_QUESTION, False)], card.label()).value
         if yes:
-            self.log(f"{p.label()}質疑")
+            self.game.log(f"{p.label()}質疑")
         return bool(yes)

@@ -8,9 +8,14 @@ that never uses these mechanisms pays one empty lookup at the end of a phase or 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.model import Player
+
+if TYPE_CHECKING:
+    from .hp import Hp
+    from .kernel import Game
+    from .skills import Skills
 
 # what ends with each scope: a turn ends its phases, a round its turns
 _ENDS = {"phase": ("phase",), "turn": ("phase", "turn"), "round": ("phase", "turn", "round"), "game": ()}
@@ -19,26 +24,40 @@ GENDER_ZH = {"male": "男", "female": "女"}
 KINGDOM_ZH = {"wei": "魏", "shu": "蜀", "wu": "吳", "qun": "群", "god": "神"}
 
 
-class StateMixin:
-    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+class PlayerState:
+    """A player's state as text changes it: max hp, face, seats, memory, skills, gender, kingdom, hero, spent skills.
+    A process of `Game` (engine.kernel): it reads the table's state through `game` and works
+    with the processes it names below."""
 
-    _expiring: dict[str, list[Callable[[], None]]] | None = None  # scope -> what to undo at its end
-    _memory: dict[str, Any] | None = None  # the game's own remembered values
+    game: Game
+    hp: Hp
+    skills: Skills
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def connect(self) -> None:
+        """Name the processes this one works with (all exist by now)."""
+        game = self.game
+        self.hp = game.hp
+        self.skills = game.skills
+
+
 
     # ------------------------------------------------------------ scopes
     def until(self, scope: str, undo: Callable[[], None]) -> None:
         """Run `undo` when `scope` ends (never for "game")."""
         if scope == "game":
             return
-        if self._expiring is None:
-            self._expiring = {}
-        self._expiring.setdefault(scope, []).append(undo)
+        if self.game._expiring is None:
+            self.game._expiring = {}
+        self.game._expiring.setdefault(scope, []).append(undo)
 
     def expire(self, until: str) -> None:
         """What was set to last until `until` (or a shorter scope it ends) is undone."""
-        if self._expiring:
+        if self.game._expiring:
             for scope in _ENDS.get(until, ()):
-                for undo in self._expiring.pop(scope, ()):
+                for undo in self.game._expiring.pop(scope, ()):
                     undo()
 
     # ------------------------------------------------------------ max hp
@@ -46,20 +65,20 @@ class StateMixin:
         """Gain (delta > 0) or lose max hp; hp is cut down to the new max; max hp 0 is death."""
         if not player.alive or delta == 0:
             return
-        self.table_version += 1
+        self.game.table_version += 1
         player.max_hp = max(0, player.max_hp + delta)
         player.hp = min(player.hp, player.max_hp)
         verb = "增加" if delta > 0 else "減少"
-        if self.logging:
-            self.log(f"{player.label()}{verb}{abs(delta)}點體力上限（體力{player.hp}/{player.max_hp}）")
+        if self.game.logging:
+            self.game.log(f"{player.label()}{verb}{abs(delta)}點體力上限（體力{player.hp}/{player.max_hp}）")
         if player.max_hp == 0:
-            self.die(player, None)
+            self.hp.die(player, None)
 
     # ------------------------------------------------------------ turning over
     def turn_over(self, player: Player) -> None:
         """翻面: face down, or back face up when already face down; chained state is untouched."""
         player.turned = not player.turned
-        self.log(player.label() + self.mode.turned_words[0 if player.turned else 1])
+        self.game.log(player.label() + self.game.mode.turned_words[0 if player.turned else 1])
 
     def swap_seats(self, a: Player, b: Player) -> None:
         """交換位置: a and b change places at the table, each keeping its hero, cards and
@@ -67,18 +86,18 @@ class StateMixin:
         its player (the log's N號位 is the seat the player was dealt)."""
         if a is b or not (a.alive and b.alive):
             return
-        i, j = self.place_of[a.seat], self.place_of[b.seat]
-        self.table[i], self.table[j] = b, a
-        self.place_of[a.seat], self.place_of[b.seat] = j, i
-        if self.logging:
-            self.log(f"{a.label()}與{b.label()}交換位置")
+        i, j = self.game.place_of[a.seat], self.game.place_of[b.seat]
+        self.game.table[i], self.game.table[j] = b, a
+        self.game.place_of[a.seat], self.game.place_of[b.seat] = j, i
+        if self.game.logging:
+            self.game.log(f"{a.label()}與{b.label()}交換位置")
 
     def turns_back(self, player: Player) -> bool:
         """At 回合開始前: a face-down player turns face up and skips this whole turn."""
         if not player.turned:
             return False
         player.turned = False
-        self.log(f"{player.label()}{self.mode.turned_words[1]}，跳過此回合")
+        self.game.log(f"{player.label()}{self.game.mode.turned_words[1]}，跳過此回合")
         return True
 
     # ------------------------------------------------------------ remembered values
@@ -89,43 +108,43 @@ class StateMixin:
         self.until(scope, lambda: memory.pop(key, None))
 
     def recall(self, owner: Player | None, key: str, default: Any) -> Any:
-        memory = owner.memory if owner is not None else self._memory
+        memory = owner.memory if owner is not None else self.game._memory
         return memory.get(key, default) if memory else default
 
     def memory_of(self, owner: Player | None) -> dict[str, Any]:
         if owner is not None:
             return owner.memory
-        if self._memory is None:
-            self._memory = {}
-        return self._memory
+        if self.game._memory is None:
+            self.game._memory = {}
+        return self.game._memory
 
     # ------------------------------------------------------------ skills as state
     def grant_skill(self, player: Player, skill: Any) -> None:
         if skill in player.skills:
             return
         player.skills = (*player.skills, skill)
-        if self.logging:
-            self.log(f"{player.label()}獲得技能【{skill.name}】")
-        self.changed_skills()
+        if self.game.logging:
+            self.game.log(f"{player.label()}獲得技能【{skill.name}】")
+        self.skills.changed_skills()
 
     def remove_skill(self, player: Player, skill: Any) -> None:
         if skill not in player.skills:
             return
         player.skills = tuple(s for s in player.skills if s is not skill)
-        if self.logging:
-            self.log(f"{player.label()}失去技能【{skill.name}】")
-        self.changed_skills()
+        if self.game.logging:
+            self.game.log(f"{player.label()}失去技能【{skill.name}】")
+        self.skills.changed_skills()
 
     def disable_skills(self, player: Player, scope: str) -> None:
         """技能失效: the player's hero skills lose effect until `scope` ends."""
         player.skills_off += 1
-        if self.logging:
-            self.log(f"{player.label()}的武將技能失效")
-        self.changed_skills()
+        if self.game.logging:
+            self.game.log(f"{player.label()}的武將技能失效")
+        self.skills.changed_skills()
 
         def restore() -> None:
             player.skills_off -= 1
-            self.changed_skills()
+            self.skills.changed_skills()
         self.until(scope, restore)
 
     def spend(self, player: Player, skill: Any) -> None:
@@ -139,22 +158,22 @@ class StateMixin:
 
     def set_gender(self, player: Player, gender: str) -> None:
         player.gender = gender
-        if self.logging:
-            self.log(f"{player.label()}的性別改為{GENDER_ZH.get(gender, gender)}")
+        if self.game.logging:
+            self.game.log(f"{player.label()}的性別改為{GENDER_ZH.get(gender, gender)}")
 
     def set_kingdom(self, player: Player, kingdom: str) -> None:
-        self.mode.text_sets_kingdom(self, player)
+        self.game.mode.text_sets_kingdom(self.game, player)
         player.kingdom = kingdom
-        self.seats_version += 1
-        if self.logging:
-            self.log(f"{player.label()}的勢力改為{KINGDOM_ZH.get(kingdom, kingdom)}")
+        self.game.seats_version += 1
+        if self.game.logging:
+            self.game.log(f"{player.label()}的勢力改為{KINGDOM_ZH.get(kingdom, kingdom)}")
 
     def set_hero(self, player: Player, hero: Any) -> None:
         """The player's hero card is replaced: name, gender, kingdom and skills (hp stays)."""
         old = player.label()
-        self.mode.text_sets_kingdom(self, player)
+        self.game.mode.text_sets_kingdom(self.game, player)
         player.name, player.gender, player.kingdom = hero.name, hero.gender, hero.kingdom
         player.skills = tuple(hero.skills)
-        if self.logging:
-            self.log(f"{old}的武將牌變為{hero.name}")
-        self.changed_skills()
+        if self.game.logging:
+            self.game.log(f"{old}的武將牌變為{hero.name}")
+        self.skills.changed_skills()

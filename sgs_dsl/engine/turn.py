@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.defs import CardKind, Ctx
 from ..core.model import (
@@ -20,18 +20,67 @@ from ..core.model import (
 from .decisions import Option
 from .using import use_mode
 
+if TYPE_CHECKING:
+    from .attached import Attached
+    from .choices import Choices
+    from .extra_turns import ExtraTurns
+    from .hp import Hp
+    from .kernel import Game
+    from .moves import Moves
+    from .seats import Seats
+    from .skills import Skills
+    from .state import PlayerState
+    from .triggers import Triggers
+    from .using import Using
+    from .zones import Zones
+
 MAX_ACTIONS_PER_PHASE = 300
 MAX_EXTRA_PHASES = 100  # extra phases in a row: more is text that grants itself phases forever
 END_PLAY = "結束出牌"  # the play-phase option that ends the phase
 ACTIVE_KEY = "skill:"  # Player.used key prefix for a skill's play-phase uses
 
 
-class TurnMixin:
-    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+class Turn:
+    """The turn: its windows, the six phases and their bodies, free time in the play phase.
+    A process of `Game` (engine.kernel): it reads the table's state through `game` and works
+    with the processes it names below."""
 
-    on_free_time: Callable[[], None] | None = None  # the invariant check, when a game runs with one
-    last_regular_seat: int | None = None  # the seat of the last regular (not extra) turn: rounds
-    phase_now: str | None = None  # the phase being played (current_phase()), None between phases
+    game: Game
+    attached: Attached
+    choices: Choices
+    extra_turns: ExtraTurns
+    hp: Hp
+    moves: Moves
+    state: PlayerState
+    seats: Seats
+    skills: Skills
+    triggers: Triggers
+    using: Using
+    zones: Zones
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        # each phase's body, by the phase's name (core.model.PHASES)
+        self.bodies: dict[str, Callable[[Player, Phase], None]] = {
+            "prepare": self._phase_prepare, "judge": self._phase_judge, "draw": self._phase_draw,
+            "play": self._phase_play, "discard": self._phase_discard, "finish": self._phase_finish}
+
+    def connect(self) -> None:
+        """Name the processes this one works with (all exist by now)."""
+        game = self.game
+        self.attached = game.attached
+        self.choices = game.choices
+        self.extra_turns = game.extra_turns
+        self.hp = game.hp
+        self.moves = game.moves
+        self.state = game.state
+        self.seats = game.seats
+        self.skills = game.skills
+        self.triggers = game.triggers
+        self.using = game.using
+        self.zones = game.zones
+
+
 
     # ------------------------------------------------------------ the turn
     def play_turn(self, player: Player, start: str | None = None, extra: bool = False) -> None:
@@ -40,71 +89,71 @@ class TurnMixin:
         ends with a turn happens here, in this order: the round (a regular turn whose seat is
         at or before the last regular one's), a skipped turn (skip_turn), the turn's history,
         the windows, turning face up, the phases."""
-        self.extra_phases.clear()  # phases granted in a turn that ended early are lost with it
+        self.game.extra_phases.clear()  # phases granted in a turn that ended early are lost with it
         if not extra:
             self._maybe_new_round(player)
-        self.current = player
-        self.turns += 1
-        if self.logging:
-            self.log(f"—— 第{self.turns}回合：{player.label()} ——")
-        if start is None and self.turn_skipped(player):  # skip_turn: the turn counts, nothing is played
+        self.game.current = player
+        self.game.turns += 1
+        if self.game.logging:
+            self.game.log(f"—— 第{self.game.turns}回合：{player.label()} ——")
+        if start is None and self.extra_turns.turn_skipped(player):  # skip_turn: the turn counts, nothing is played
             return
-        self.turn_log.append(player)
-        if self.history.on:  # some text queries what happened this turn
-            self.history.start("turn", len(self.damage_log))
+        self.game.turn_log.append(player)
+        if self.game.history.on:  # some text queries what happened this turn
+            self.game.history.start("turn", len(self.game.damage_log))
         turn = Phase("turn", player)
         player.turn_cards = []
         if start is None:
             player.skipped = set()
-        self.budget.new_action()  # the turn's opening windows
+        self.game.budget.new_action()  # the turn's opening windows
         try:
             if start is None:
-                self.open_window("turn_before", {"turn": turn})
-                if self.turns_back(player):  # turned over: face up again, and the turn is skipped
+                self.triggers.open_window("turn_before", {"turn": turn})
+                if self.state.turns_back(player):  # turned over: face up again, and the turn is skipped
                     return
-                self.open_window("turn_start", {"turn": turn})
+                self.triggers.open_window("turn_start", {"turn": turn})
             for phase in PHASES[PHASES.index(start or PHASES[0]):]:
-                if self.on_free_time is not None:  # between phases nothing is resolving
-                    self.on_free_time()
+                if self.game.on_free_time is not None:  # between phases nothing is resolving
+                    self.game.on_free_time()
                 if not player.alive:
                     break
                 if phase in player.skipped:
-                    self.log(f"{player.label()}跳過{PHASE_ZH[phase]}階段")
-                    self.skipped_log.append((player, phase))
+                    self.game.log(f"{player.label()}跳過{PHASE_ZH[phase]}階段")
+                    self.game.skipped_log.append((player, phase))
                     continue
                 self.run_phase(player, phase)
-            self.budget.new_action()
-            self.open_window("turn_end", {"turn": turn})
+            self.game.budget.new_action()
+            self.triggers.open_window("turn_end", {"turn": turn})
         except TurnEnded:
             pass
         finally:
-            self.clear_marks("turn")
-            if self.processing:
-                self.to_discard(list(self.processing))
-            self.use_stack.clear()
+            self.choices.clear_marks("turn")
+            if self.game.processing:
+                self.zones.to_discard(list(self.game.processing))
+            self.game.use_stack.clear()
 
     def _maybe_new_round(self, player: Player) -> None:
         """A round (輪) starts with the first regular turn, and with each one whose seat is at
         or before the previous regular turn's (the seat order wrapped round): what lasts a
         round ends, and the history starts a new round."""
-        last, self.last_regular_seat = self.last_regular_seat, player.seat
+        last, self.game.last_regular_seat = self.game.last_regular_seat, player.seat
         if last is not None and player.seat > last:
             return
-        self.clear_marks("round")
-        if self.history.on:
-            self.history.start_round(len(self.damage_log))
+        self.choices.clear_marks("round")
+        if self.game.history.on:
+            self.game.history.start_round(len(self.game.damage_log))
 
     def run_phase(self, player: Player, phase: str) -> None:
         """A phase, then the extra phases granted during it, first granted first."""
         self._one_phase(player, phase, extra=False)
         for _ in range(MAX_EXTRA_PHASES):
-            if not self.extra_phases:
+            if not self.game.extra_phases:
                 return
-            owner, granted = self.extra_phases.pop(0)
+            owner, granted = self.game.extra_phases.pop(0)
             if owner.alive:
-                self.log(f"{owner.label()}執行額外的{PHASE_ZH[granted]}階段")
+                self.game.log(f"{owner.label()}執行額外的{PHASE_ZH[granted]}階段")
                 self._one_phase(owner, granted, extra=True)
-        raise RulesError(f"runaway text: more than {MAX_EXTRA_PHASES} extra phases in a row", self.granted_by)
+        raise RulesError(f"runaway text: more than {MAX_EXTRA_PHASES} extra phases in a row", self.game.granted_by)
 
     def _one_phase(self, player: Player, phase: str, extra: bool) -> None:
         """階段開始前 (only when someone listens), then the phase's windows and body. A skip of
@@ -113,34 +162,34 @@ class TurnMixin:
         if held:
             player.skipped.discard(phase)
         info = Phase(phase, player)
-        outer, self.phase_now = self.phase_now, phase
+        outer, self.game.phase_now = self.game.phase_now, phase
         try:
-            if "phase_before" in (self._listeners if self._listeners is not None else self.listeners()):
-                self.budget.new_action()
-                self.open_window("phase_before", {"phase": info})
+            if "phase_before" in (self.game._listeners if self.game._listeners is not None else self.triggers.listeners()):
+                self.game.budget.new_action()
+                self.triggers.open_window("phase_before", {"phase": info})
                 if phase in player.skipped:
-                    self.log(f"{player.label()}跳過{PHASE_ZH[phase]}階段")
-                    self.skipped_log.append((player, phase))
+                    self.game.log(f"{player.label()}跳過{PHASE_ZH[phase]}階段")
+                    self.game.skipped_log.append((player, phase))
                     return
-            self.phase_log.append((player, phase))
+            self.game.phase_log.append((player, phase))
             player.play_ended = False
-            if self.history.on:
-                self.history.start("phase", len(self.damage_log))
-            self.budget.new_action()
-            self.mode.phase_starting(self, player, phase)  # 國戰: generals shown as the turn starts
-            if not self.skip_window("phase_start"):
-                self.open_window("phase_start", {"phase": info})
+            if self.game.history.on:
+                self.game.history.start("phase", len(self.game.damage_log))
+            self.game.budget.new_action()
+            self.game.mode.phase_starting(self.game, player, phase)  # 國戰: generals shown as the turn starts
+            if not self.triggers.skip_window("phase_start"):
+                self.triggers.open_window("phase_start", {"phase": info})
             if phase in player.skipped:
-                self.skipped_log.append((player, phase))  # skipped as it started
+                self.game.skipped_log.append((player, phase))  # skipped as it started
                 return
             try:
-                getattr(self, f"_phase_{phase}")(player, info)
-                if not self.skip_window("phase_end"):
-                    self.open_window("phase_end", {"phase": info})
+                self.bodies[phase](player, info)
+                if not self.triggers.skip_window("phase_end"):
+                    self.triggers.open_window("phase_end", {"phase": info})
             finally:
-                self.clear_marks("phase")
+                self.choices.clear_marks("phase")
         finally:
-            self.phase_now = outer
+            self.game.phase_now = outer
             if extra:
                 (player.skipped.add if held else player.skipped.discard)(phase)
 
@@ -158,71 +207,71 @@ class TurnMixin:
 
     def judged_kind(self, card: Card) -> CardKind:
         """What a card in a judge area counts as: its own kind, or the trick it was used as."""
-        return self.judge_as.get(card.uid, card.kind)
+        return self.game.judge_as.get(card.uid, card.kind)
 
     def face(self, card: Card) -> str:
         """A card as the table reads it where it lies: one that lies in a judge area as another
         trick (a conversion) as that trick made of it, 【樂不思蜀】(【閃】♦4); any other by its face."""
-        kind = self.judge_as.get(card.uid) if self.judge_as else None
+        kind = self.game.judge_as.get(card.uid) if self.game.judge_as else None
         return card.label() if kind is None or kind is card.kind else UsedCard.virtual(kind, (card,)).label()
 
     def resolve_delayed(self, player: Player, card: Card) -> None:
         kind = self.judged_kind(card)
         used = UsedCard.of(card) if kind is card.kind else UsedCard.virtual(kind, (card,))
-        if self.logging:
-            self.log(f"{player.label()}判定區的{self.face(card)}開始判定")
-        self.place(card, "processing")
+        if self.game.logging:
+            self.game.log(f"{player.label()}判定區的{self.face(card)}開始判定")
+        self.zones.place(card, "processing")
         use = Use(used, player, [player], "delayed")
-        self.use_stack.append(use)
-        previous, self.judged_player = self.judged_player, player
+        self.game.use_stack.append(use)
+        previous, self.game.judged_player = self.game.judged_player, player
         try:
-            self.resolve_for_target(use, player, {"use": use, "card": use.card, "user": player})
+            self.using.resolve_for_target(use, player, {"use": use, "card": use.card, "user": player})
         finally:
-            self.judged_player = previous
-            self.use_stack.pop()
-            self.discard_leftovers(use)
+            self.game.judged_player = previous
+            self.game.use_stack.pop()
+            self.using.discard_leftovers(use)
 
     def _phase_draw(self, player: Player, info: Phase) -> None:
         info.count = 2
-        self.open_window("draw_phase", {"phase": info})
+        self.triggers.open_window("draw_phase", {"phase": info})
         if info.count > 0:
-            self.draw(player, info.count)
+            self.zones.draw(player, info.count)
 
     def _phase_play(self, player: Player, info: Phase) -> None:
         player.used = {}
         for _ in range(MAX_ACTIONS_PER_PHASE):
             if not player.alive or "play" in player.skipped or player.play_ended:  # end_play
                 return
-            if self.on_free_time is not None:  # between actions nothing is resolving
-                self.on_free_time()
+            if self.game.on_free_time is not None:  # between actions nothing is resolving
+                self.game.on_free_time()
             options = self.play_options(player)
             options.append(Option(END_PLAY, None))
-            choice = self.ask(player, "play", "選擇要使用的牌", options, "出牌階段").value
+            choice = self.game.ask(player, "play", "選擇要使用的牌", options, "出牌階段").value
             if choice is None:
                 return
-            self.budget.new_action()  # each free-time choice is an action of its own
+            self.game.budget.new_action()  # each free-time choice is an action of its own
             self.play_action(player, *choice)
         raise RulesError(f"more than {MAX_ACTIONS_PER_PHASE} actions in one play phase")
 
     def play_options(self, player: Player) -> list[Option]:
         options = [Option(f"重鑄{c.label()}", ("recast", c)) for c in player.hand if c.kind.recast]
-        for skill in self.offered_skills(player):
+        for skill in self.skills.offered_skills(player):
             for act in skill.actives:
                 if act.once and player.used.get(ACTIVE_KEY + skill.name, 0) >= 1:
                     continue
                 if player.spent and skill.name in player.spent:  # a spent limited skill
                     continue
-                if act.cond is None or act.cond(Ctx(self, {"you": player})):
+                if act.cond is None or act.cond(Ctx(self.game, {"you": player})):
                     options.append(Option(f"發動【{skill.name}】", ("active", (skill, act))))
-        options += self.attached_options(player)  # actions other players' skills give
-        options += self.mode.play_options(self, player)
+        options += self.attached.attached_options(player)  # actions other players' skills give
+        options += self.game.mode.play_options(self.game, player)
         options += self.recast_options(player)
-        alike = self.kinds_judged_alike(player)
+        alike = self.using.kinds_judged_alike(player)
         verdicts: dict[CardKind, bool] = {}  # kind -> can_play, for real cards judged alike
-        for label, kind, subcards in self.castable(player, "play"):
+        for label, kind, subcards in self.using.castable(player, "play"):
             ok = verdicts.get(kind) if alike and subcards[0] != "view_as" else None
             if ok is None:
-                ok = self.can_play(player, kind, self.probe(player, kind, subcards))
+                ok = self.using.can_play(player, kind, self.hp.probe(player, kind, subcards))
                 if alike and subcards[0] != "view_as" and _card_free(kind):
                     verdicts[kind] = ok
             if ok:
@@ -231,98 +280,98 @@ class TurnMixin:
 
     def play_action(self, player: Player, kind: Any, subcards: Any) -> None:
         if kind == "recast":  # 重鑄: into the discard pile, then draw; not a use
-            if self.logging:
-                self.log(f"{player.label()}重鑄{subcards.label()}")
+            if self.game.logging:
+                self.game.log(f"{player.label()}重鑄{subcards.label()}")
             self.recast(player, [subcards], subcards.kind.recast)
             return
         if kind == "recast_as":  # a conversion's cards recast as the card they count as
             self.recast_as(player, subcards)
             return
         if kind == "attach":  # an action another player's skill gives
-            self.run_attached(player, subcards)
+            self.attached.run_attached(player, subcards)
             return
         if kind == "mode":  # an action of the mode's own (國戰: show a general)
-            self.mode.play_action(self, player, subcards)
+            self.game.mode.play_action(self.game, player, subcards)
             return
         if kind == "active":
             skill, act = subcards
             player.used[ACTIVE_KEY + skill.name] = player.used.get(ACTIVE_KEY + skill.name, 0) + 1
-            if self.mode.hides_skills:
-                self.mode.on_invoke(self, player, skill)
-            self.spend(player, skill)
-            self.log_skill(player, skill, f"{player.label()}發動【{skill.name}】")
-            self.fired[skill.name] = self.fired.get(skill.name, 0) + 1
-            outer, self.budget.firing = self.budget.firing, act  # the text running, to name if it runs away
+            if self.game.mode.hides_skills:
+                self.game.mode.on_invoke(self.game, player, skill)
+            self.state.spend(player, skill)
+            self.game.log_skill(player, skill, f"{player.label()}發動【{skill.name}】")
+            self.game.fired[skill.name] = self.game.fired.get(skill.name, 0) + 1
+            outer, self.game.budget.firing = self.game.budget.firing, act  # the text running, to name if it runs away
             try:
-                self.run_block(act.body, Ctx(self, {"you": player}), skill.name)
+                self.hp.run_block(act.body, Ctx(self.game, {"you": player}), skill.name)
             finally:
-                self.budget.firing = outer
+                self.game.budget.firing = outer
             return
-        card = self.produce(player, kind, subcards)
-        targets = self.choose_targets(player, kind, card, use_mode(kind, "play"))
+        card = self.using.produce(player, kind, subcards)
+        targets = self.using.choose_targets(player, kind, card, use_mode(kind, "play"))
         if not targets:
             return
         extra = self.choose_extra(player, card, targets) if kind.choose else {}
         if extra is None:
             return
-        self.use_card(player, card, targets, "play", extra=extra)
+        self.using.use_card(player, card, targets, "play", extra=extra)
 
     def recast_options(self, player: Player) -> list[Option]:
         """The conversions that may be recast (`view_as ... for use or recast`) with cards to do it."""
         options = []
-        for skill in self.offered_skills(player):
+        for skill in self.skills.offered_skills(player):
             for va in skill.view_as:
-                if "recast" not in va.modes or (va.cond is not None and not va.cond(Ctx(self, {"you": player, "name": va.kind_name}))):
+                if "recast" not in va.modes or (va.cond is not None and not va.cond(Ctx(self.game, {"you": player, "name": va.kind_name}))):
                     continue
-                if self.view_as_sample(player, va) is not None:
+                if self.using.view_as_sample(player, va) is not None:
                     options.append(Option(f"【{skill.name}】當【{va.kind_name}】重鑄{va.label}", ("recast_as", va)))
         return options
 
     def recast_as(self, player: Player, va: Any) -> None:
-        kind = self.kind_named(va.kind_name)
-        cards = self.pick_for(player, va, f"選擇當【{kind.name}】重鑄的牌")
-        self.invoked(player, va.skill)
-        if self.logging:
-            self.log_skill(player, va.skill, f"{player.label()}發動【{va.skill}】，將{'、'.join(c.label() for c in cards)}當【{kind.name}】重鑄")
+        kind = self.game.kind_named(va.kind_name)
+        cards = self.using.pick_for(player, va, f"選擇當【{kind.name}】重鑄的牌")
+        self.using.invoked(player, va.skill)
+        if self.game.logging:
+            self.game.log_skill(player, va.skill, f"{player.label()}發動【{va.skill}】，將{'、'.join(c.label() for c in cards)}當【{kind.name}】重鑄")
         self.recast(player, cards, kind.recast)
 
     def recast(self, player: Player, cards: list[Card], draw: int) -> None:
         """重鑄: the cards go into the discard pile (one move), then the player draws; not a use."""
-        self.move_cards(cards, "discard", None, "recast")
-        self.draw(player, draw)
+        self.moves.move_cards(cards, "discard", None, "recast")
+        self.zones.draw(player, draw)
 
     def choose_extra(self, user: Player, card: UsedCard, targets: list[Player]) -> dict[str, Player] | None:
         """The players a card's `choose` clauses name, picked with the targets (選擇目標時).
         Their rule may name the card's target (e.g. "in the target's range")."""
         chosen: dict[str, Player] = {}
         for var, rule, title in card.kind.choose:
-            candidates = self.targets_ok(user, rule, self.seat_order(user), card,
+            candidates = self.using.targets_ok(user, rule, self.seats.seat_order(user), card,
                                          extra={"target": targets[0]}) if targets else []
             if not candidates:
                 return None
             options = [Option(p.label(), p) for p in candidates]
-            chosen[var] = self.ask(user, "target", f"選擇{title}", options, card.label()).value
+            chosen[var] = self.game.ask(user, "target", f"選擇{title}", options, card.label()).value
         return chosen
 
     def _phase_discard(self, player: Player, info: Phase) -> None:
-        limit = self.modified(player, "hand_limit", max(0, player.hp)) + self.mode.hand_limit_bonus(self, player)
+        limit = self.skills.modified(player, "hand_limit", max(0, player.hp)) + self.game.mode.hand_limit_bonus(self.game, player)
         spared = self.uncounted_hand(player)
         excess = len(player.hand) - len(spared) - limit
         if excess > 0:
-            self.discard_cards(player, excess, "hand", asker="棄牌階段", spare=spared)
+            self.zones.discard_cards(player, excess, "hand", asker="棄牌階段", spare=spared)
 
     def uncounted_hand(self, player: Player) -> list[Card]:
         """The hand cards a `modify hand_limit(PATTERN) = unlimited` keeps out of the count
         (不計入手牌上限): they neither count nor need be discarded."""
         spared = []
-        for m in self.modifiers(player, "hand_limit"):
-            ctx = Ctx(self, {"you": player})
+        for m in self.skills.modifiers(player, "hand_limit"):
+            ctx = Ctx(self.game, {"you": player})
             if m.matches is None or (m.cond is not None and not m.cond(ctx)):
                 continue
             mine = [c for c in player.hand if m.matches(c) and c not in spared]
             if mine:
                 spared += mine
-                self.credit(m.skill)
+                self.skills.credit(m.skill)
         return spared
 
 

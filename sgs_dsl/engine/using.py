@@ -4,7 +4,7 @@ the use process window by window, counters (無懈可擊-like cards), asking for
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.defs import CardKind, Ctx, Skill, TargetRule, UseMode
 from ..core.model import (
@@ -18,6 +18,19 @@ from ..core.model import (
 )
 from . import viewas
 from .decisions import Option
+
+if TYPE_CHECKING:
+    from .filters import Filters
+    from .hp import Hp
+    from .kernel import Game
+    from .moves import Moves
+    from .prohibits import Prohibits
+    from .questioning import Questioning
+    from .seats import Seats
+    from .skills import Skills
+    from .triggers import Triggers
+    from .turn import Turn
+    from .zones import Zones
 
 DONE = "完成"  # the option that stops picking more (targets, players, cards)
 FACE_DOWN = "（扣置）"  # a conversion used face down, which others may question
@@ -45,24 +58,56 @@ def use_mode(kind: CardKind, context: str) -> UseMode | None:
     return mode
 
 
-class UsingMixin:
-    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+class Using:
+    """Using and answering with cards: what is castable, legal targets, the use window by window, counters, asking for a card.
+    A process of `Game` (engine.kernel): it reads the table's state through `game` and works
+    with the processes it names below."""
+
+    game: Game
+    filters: Filters
+    hp: Hp
+    moves: Moves
+    prohibits: Prohibits
+    questioning: Questioning
+    seats: Seats
+    skills: Skills
+    triggers: Triggers
+    turn: Turn
+    zones: Zones
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def connect(self) -> None:
+        """Name the processes this one works with (all exist by now)."""
+        game = self.game
+        self.filters = game.filters
+        self.hp = game.hp
+        self.moves = game.moves
+        self.prohibits = game.prohibits
+        self.questioning = game.questioning
+        self.seats = game.seats
+        self.skills = game.skills
+        self.triggers = game.triggers
+        self.turn = game.turn
+        self.zones = game.zones
+
 
     # ------------------------------------------------------------ which cards can be used
     def make_card(self, kind: CardKind, subcards: tuple[Card, ...]) -> UsedCard:
         if len(subcards) == 1:  # a real card, as its holder's filters make it count
-            real = self.seen_used(subcards[0])
+            real = self.filters.seen_used(subcards[0])
             if real.kind is kind:
                 return real
-        return self.filtered_virtual(kind, subcards)
+        return self.filters.filtered_virtual(kind, subcards)
 
     def castable(self, p: Player, context: str, pattern: Any = None):
         """(label, kind, subcards) for each way p could produce a card usable in `context`:
         a real hand card, or a view-as skill's conversion (offered once; cards picked later)."""
         playing_out = context == "play_response"  # 打出 needs no use clause, only a match
         seen = set()
-        guarded = self.may_forbid(context)  # a prohibit in play could stop this context
-        filtered = p.seat in self.filter_table()  # p's cards count as others
+        guarded = self.prohibits.may_forbid(context)  # a prohibit in play could stop this context
+        filtered = p.seat in self.filters.filter_table()  # p's cards count as others
         if pattern is None and not guarded and not filtered and not playing_out:  # the usual case
             usable = self.usable_kinds(context)
             for c in p.hand:
@@ -70,14 +115,14 @@ class UsingMixin:
                     yield c.label(), c.kind, (c,)
         else:
             yield from self._castable_hand(p, context, pattern, guarded, filtered, playing_out)
-        for skill in self.offered_skills(p):
+        for skill in self.skills.offered_skills(p):
             for va in skill.view_as:
                 if ("play" if playing_out else "use") not in va.modes:
                     continue
                 kinds = self._conversion_kinds(va, context, playing_out)
                 if va.declared and va.cond is not None:  # the condition is asked of each name
-                    kinds = [k for k in kinds if va.cond(Ctx(self, {"you": p, "name": k.name}))]
-                elif not kinds or (va.cond is not None and not va.cond(Ctx(self, {"you": p}))):
+                    kinds = [k for k in kinds if va.cond(Ctx(self.game, {"you": p, "name": k.name}))]
+                elif not kinds or (va.cond is not None and not va.cond(Ctx(self.game, {"you": p}))):
                     continue
                 if not kinds:
                     continue
@@ -87,7 +132,7 @@ class UsingMixin:
                 for kind in kinds:
                     if pattern is not None and not pattern(UsedCard.virtual(kind, some)):
                         continue
-                    if guarded and self.forbidden_in(p, context, UsedCard.virtual(kind, some)):
+                    if guarded and self.prohibits.forbidden_in(p, context, UsedCard.virtual(kind, some)):
                         continue
                     key = (skill.name, kind.name, va.label)
                     if key in seen:
@@ -101,29 +146,29 @@ class UsingMixin:
         names as this game plays them, a declared one only from the deck, each with a use in the
         context (unless played out). Fixed for a game, so worked out once per conversion."""
         key = (id(va), context)
-        known = self._va_kinds.get(key)
+        known = self.game._va_kinds.get(key)
         if known is not None and known[0] is va:  # (held, so its id cannot be another's)
             return known[1]
-        kinds = [self.kind_named(name) for name in va.kind_names]  # one, or each name declarable
+        kinds = [self.game.kind_named(name) for name in va.kind_names]  # one, or each name declarable
         if va.declared:  # a name is declared from the cards this game is played with
-            kinds = [k for k in kinds if k in self.deck_kinds()]
+            kinds = [k for k in kinds if k in self.skills.deck_kinds()]
         if not playing_out:
             kinds = [k for k in kinds if use_mode(k, context) is not None]
-        self._va_kinds[key] = (va, kinds)
+        self.game._va_kinds[key] = (va, kinds)
         return kinds
 
     def usable_kinds(self, context: str) -> frozenset[CardKind]:
         """The kinds of this game's deck that have a use in `context` (fixed for a game)."""
-        usable = self._usable.get(context)
+        usable = self.game._usable.get(context)
         if usable is None:
-            usable = self._usable[context] = frozenset(k for k in self.deck_kinds() if use_mode(k, context))
+            usable = self.game._usable[context] = frozenset(k for k in self.skills.deck_kinds() if use_mode(k, context))
         return usable
 
     def _castable_hand(self, p: Player, context: str, pattern: Any, guarded: bool, filtered: bool,
                        playing_out: bool):
         """castable()'s hand cards when filters, a pattern, a prohibit or playing out is in play."""
         for c in p.hand:
-            used = self.seen_used(c, p) if filtered else None
+            used = self.filters.seen_used(c, p) if filtered else None
             kind = used.kind if used is not None else c.kind
             if not playing_out and use_mode(kind, context) is None:
                 continue
@@ -133,7 +178,7 @@ class UsingMixin:
             used = used or UsedCard.of(c)
             if pattern is not None and not pattern(used):
                 continue
-            if guarded and self.forbidden_in(p, context, used):
+            if guarded and self.prohibits.forbidden_in(p, context, used):
                 continue
             yield used.label(), kind, (c,)
 
@@ -141,8 +186,8 @@ class UsingMixin:
         """Some cards a conversion could be made of now (its rule across them kept), or None."""
         # a card of a holder no filter touches is matched by its face (patterns read only a card's
         # face: schema.PATTERN_WORDS), without a view made of it
-        face = self.seen_used if p.seat in self.filter_table() else _as_printed
-        pool = [c for c in self.zone_cards(p, va.zone) if va.matches(face(c, p))]
+        face = self.filters.seen_used if p.seat in self.filters.filter_table() else _as_printed
+        pool = [c for c in self.zones.zone_cards(p, va.zone) if va.matches(face(c, p))]
         if va.across is None:
             return tuple(pool[:va.count]) if len(pool) >= va.count else None
         how, prop = va.across
@@ -154,7 +199,7 @@ class UsingMixin:
         if va.across is None:
             return pool
         how, prop = va.across
-        keys = {c.uid: viewas.key_of(self.seen_used(c, p), prop) for c in chosen + pool}
+        keys = {c.uid: viewas.key_of(self.filters.seen_used(c, p), prop) for c in chosen + pool}
         picked = [keys[c.uid] for c in chosen]
         return [c for c in pool if viewas.completable(
             how, picked + [keys[c.uid]], [keys[o.uid] for o in pool if o is not c], va.count)]
@@ -174,24 +219,24 @@ class UsingMixin:
         va = subcards[1]
         chosen = self.pick_for(p, va, f"選擇當【{kind.name}】的牌")
         self.invoked(p, va.skill)
-        if self.logging:
-            self.log_skill(p, va.skill, f"{p.label()}發動【{va.skill}】" + (f"，扣置{len(chosen)}張牌" if va.face_down else ""))
+        if self.game.logging:
+            self.game.log_skill(p, va.skill, f"{p.label()}發動【{va.skill}】" + (f"，扣置{len(chosen)}張牌" if va.face_down else ""))
         return tuple(chosen)
 
     def invoked(self, p: Player, skill_name: str) -> None:
         """A conversion of a skill is invoked: counted, and (國戰) its face-down general shown."""
-        self.fired[skill_name] = self.fired.get(skill_name, 0) + 1
+        self.game.fired[skill_name] = self.game.fired.get(skill_name, 0) + 1
         p.used[CONVERT_KEY + skill_name] = p.used.get(CONVERT_KEY + skill_name, 0) + 1  # times_used()
-        if self.mode.hides_skills:
-            skill = next((s for s in self.skills_of(p) if s.name == skill_name), None)
+        if self.game.mode.hides_skills:
+            skill = next((s for s in self.skills.skills_of(p) if s.name == skill_name), None)
             if skill is not None:
-                self.mode.on_invoke(self, p, skill)
+                self.game.mode.on_invoke(self.game, p, skill)
 
     def times_used(self, p: Player, skill_name: str) -> int:
         """How often p has used the skill (its actions and conversions) in p's play phase now."""
         from .turn import ACTIVE_KEY  # turn.py imports this module
 
-        if self.current is not p or self.phase_now != "play":
+        if self.game.current is not p or self.game.phase_now != "play":
             return 0  # the counts of p.used are of p's last play phase
         return p.used.get(ACTIVE_KEY + skill_name, 0) + p.used.get(CONVERT_KEY + skill_name, 0)
 
@@ -199,9 +244,9 @@ class UsingMixin:
         """The cards of a conversion, picked one by one, its rule across them kept."""
         chosen: list[Card] = []
         for _ in range(va.count):
-            pool = [c for c in self.zone_cards(p, va.zone) if va.matches(self.seen_used(c, p)) and c not in chosen]
+            pool = [c for c in self.zones.zone_cards(p, va.zone) if va.matches(self.filters.seen_used(c, p)) and c not in chosen]
             pool = self.view_as_fitting(p, va, chosen, pool)
-            chosen.append(self.ask(p, "pick_card", prompt, [Option(self.seen(c, p).label(), c) for c in pool],
+            chosen.append(self.game.ask(p, "pick_card", prompt, [Option(self.filters.seen(c, p).label(), c) for c in pool],
                                    va.skill).value)
         return chosen
 
@@ -237,23 +282,23 @@ class UsingMixin:
                 continue
             if k == "dying" and not target.dying:
                 continue
-            if delayed and any(self.judged_kind(c) is kind for c in target.judge):
+            if delayed and any(self.turn.judged_kind(c) is kind for c in target.judge):
                 continue
             if far and target is not user:
                 if limit is None:
                     probe = card if card.kind is kind else UsedCard.virtual(kind)  # per pattern
-                    limit = self.modified(user, "trick_distance", kind.distance, card=probe)
-                if self.distance(user, target) > limit:
+                    limit = self.skills.modified(user, "trick_distance", kind.distance, card=probe)
+                if self.seats.distance(user, target) > limit:
                     if lifted is None:
                         lifted = self.unlimited(user, "trick_distance", probe)
                     if not lifted:
                         continue
-            binding = self._forbid_binding  # the prohibits binding each seat (None: not built yet)
-            if (binding is None or ("target", target.seat) in binding) and self.forbidden(target, "target", card, user):
+            binding = self.game._forbid_binding  # the prohibits binding each seat (None: not built yet)
+            if (binding is None or ("target", target.seat) in binding) and self.prohibits.forbidden(target, "target", card, user):
                 continue
             if cond is not None:
                 if ctx is None:
-                    ctx = Ctx(self, {"user": user, "it": target, "card": card, "you": user, **(extra or {})})
+                    ctx = Ctx(self.game, {"user": user, "it": target, "card": card, "you": user, **(extra or {})})
                 else:
                     ctx.vars["it"] = target
                 if not cond(ctx):
@@ -266,18 +311,18 @@ class UsingMixin:
     def unlimited(self, p: Player, name: str, card: UsedCard | None = None, credit: bool = True) -> bool:
         """A modifier `name = unlimited` of p's skills applies (to this card, if it has a pattern);
         with `credit`, its skill shaped the choice being made."""
-        for m in self.modifiers(p, name):
+        for m in self.skills.modifiers(p, name):
             if m.matches is not None and (card is None or not m.matches(card)):
                 continue
-            if m.op == "=" and m.value(Ctx(self, {"you": p})) is None and (
-                    m.cond is None or m.cond(Ctx(self, {"you": p}))):
+            if m.op == "=" and m.value(Ctx(self.game, {"you": p})) is None and (
+                    m.cond is None or m.cond(Ctx(self.game, {"you": p}))):
                 if credit:
-                    self.credit(m.skill)
+                    self.skills.credit(m.skill)
                 return True
         return False
 
     def legal_targets(self, user: Player, rule: TargetRule, card: UsedCard) -> list[Player]:
-        return self.targets_ok(user, rule, self.seat_order(user), card)
+        return self.targets_ok(user, rule, self.seats.seat_order(user), card)
 
     def kinds_judged_alike(self, p: Player) -> bool:
         """Whether can_play of p's real cards depends on nothing but their kind (when their
@@ -287,39 +332,39 @@ class UsingMixin:
         modifier (whose patterns match it). Everything else can_play reads is the kind, the
         players and p's counts, which one question does not change. It is read off the
         tables of skills, so it is kept as long as they are (until changed_skills)."""
-        alike = self._alike.get(p.seat)
+        alike = self.game._alike.get(p.seat)
         if alike is None:
-            alike = self._alike[p.seat] = self._judged_alike(p)
+            alike = self.game._alike[p.seat] = self._judged_alike(p)
         return alike
 
     def _judged_alike(self, p: Player) -> bool:
-        binding = self.forbid_binding()
-        if p.seat in self.filter_table() or ("use", p.seat) in binding or any(
-                ("target", t.seat) in binding for t in self.players):
+        binding = self.prohibits.forbid_binding()
+        if p.seat in self.filters.filter_table() or ("use", p.seat) in binding or any(
+                ("target", t.seat) in binding for t in self.game.players):
             return False
-        index = self._modifier_seats if self._modifier_seats is not None else self._index_modifiers()
+        index = self.game._modifier_seats if self.game._modifier_seats is not None else self.skills._index_modifiers()
         return not any(p.seat in index.get(name, ()) for name in ALIKE_MODIFIERS)
 
     def can_play(self, p: Player, kind: CardKind, card: UsedCard, ignore_limit: bool = False) -> bool:
         mode = use_mode(kind, "play")
-        if mode is None or self.forbidden(p, "use", card, p):  # a prohibit on using it
+        if mode is None or self.prohibits.forbidden(p, "use", card, p):  # a prohibit on using it
             return False
         if not ignore_limit:
-            limit = self.use_limit(p, kind)
+            limit = self.skills.use_limit(p, kind)
             if limit is not None and p.used.get(kind.rule_name, 0) >= limit:
                 return False
         if kind.is_equip:
             return True
         if mode.target is not None and mode.target.kind == "self":  # target_ok refuses everyone else
             return self.target_ok(p, mode.target, p, card)
-        return bool(self.targets_ok(p, mode.target, self.seat_order(p), card, first=True))
+        return bool(self.targets_ok(p, mode.target, self.seats.seat_order(p), card, first=True))
 
     # ------------------------------------------------------------ using a card
     def choose_targets(self, user: Player, kind: CardKind, card: UsedCard, mode: UseMode,
                        forced: Player | None = None) -> list[Player] | None:
         """Targets for a use that is really being made; the modifiers and forbids that
         shaped the candidates are credited as fired."""
-        return self.credited(lambda: self._choose_targets(user, kind, card, mode, forced))
+        return self.skills.credited(lambda: self._choose_targets(user, kind, card, mode, forced))
 
     def _choose_targets(self, user: Player, kind: CardKind, card: UsedCard, mode: UseMode,
                         forced: Player | None = None) -> list[Player] | None:
@@ -327,11 +372,11 @@ class UsingMixin:
         if kind.is_equip or rule is None:
             return [user]
         # the cards a converted card is made of no longer count for its distance and range
-        self.set_aside = frozenset(c.uid for c in card.subcards if c.kind is not kind)
+        self.game.set_aside = frozenset(c.uid for c in card.subcards if c.kind is not kind)
         try:
             return self._pick_targets(user, kind, card, rule, forced)
         finally:
-            self.set_aside = frozenset()
+            self.game.set_aside = frozenset()
 
     def _pick_targets(self, user: Player, kind: CardKind, card: UsedCard, rule: TargetRule,
                       forced: Player | None) -> list[Player] | None:
@@ -345,32 +390,32 @@ class UsingMixin:
         if rule.kind == "self":
             return [user]
         asker = card.label()  # a card's use asks for its targets
-        chosen = [self.ask(user, "target", "選擇目標", [Option(p.label(), p) for p in candidates], asker).value]
-        free = max(0, self.extra_targets(user, card) + kind.targets - 1)
+        chosen = [self.game.ask(user, "target", "選擇目標", [Option(p.label(), p) for p in candidates], asker).value]
+        free = max(0, self.skills.extra_targets(user, card) + kind.targets - 1)
         conditioned, skills = self.where_slots(user, card)
         slots = [None] * free + conditioned
         hidden = self.hidden_slots(user, card)  # 國戰: a face-down general's extra targets, on offer
         while len(chosen) - 1 < len(slots) + sum(len(h) for _, h in hidden):
             offered = slots + [s for _, h in hidden for s in h]
-            rest = [p for p in candidates if p not in chosen and fills(offered, [*chosen[1:], p], user, card, self)]
+            rest = [p for p in candidates if p not in chosen and fills(offered, [*chosen[1:], p], user, card, self.game)]
             if not rest:
                 break
             options = [Option(p.label(), p) for p in rest] + [Option(DONE, None)]
-            pick = self.ask(user, "target", "選擇額外的目標", options, asker).value
+            pick = self.game.ask(user, "target", "選擇額外的目標", options, asker).value
             if pick is None:
                 break
             chosen.append(pick)
-            while hidden and not fills(slots, chosen[1:], user, card, self):
+            while hidden and not fills(slots, chosen[1:], user, card, self.game):
                 # the picks need a face-down skill: the first whose slots make them fit (else the
                 # first in order, and on) has its general shown, and acts
-                i = next((i for i, (_, more) in enumerate(hidden) if fills(slots + more, chosen[1:], user, card, self)), 0)
+                i = next((i for i, (_, more) in enumerate(hidden) if fills(slots + more, chosen[1:], user, card, self.game)), 0)
                 skill, more = hidden.pop(i)
-                self.mode.on_invoke(self, user, skill)
+                self.game.mode.on_invoke(self.game, user, skill)
                 slots = slots + more
                 skills = [*skills, skill.name]
             if len(chosen) - 1 > free:  # a conditioned slot is taken: its skill shaped the use
                 for skill in skills:
-                    self.credit(skill)
+                    self.skills.credit(skill)
         return chosen
 
     def hidden_slots(self, user: Player, card: UsedCard) -> list[tuple[Skill, list[Any]]]:
@@ -378,11 +423,11 @@ class UsingMixin:
         a skill that is not locked may be used by showing its general, and picking the target
         it allows is that use), one entry per skill in the order of the user's skills: a free
         slot (None) per `modify targets(CARD) += N`, a condition per one with `where`."""
-        if not self.mode.hides_skills or not self.may_reveal(user):
+        if not self.game.mode.hides_skills or not self.prohibits.may_reveal(user):
             return []
         found = []
-        for skill in self.skills_of(user):
-            if "locked" in skill.tags or not self.mode.hidden(user, skill):
+        for skill in self.skills.skills_of(user):
+            if "locked" in skill.tags or not self.game.mode.hidden(user, skill):
                 continue
             more = [slot for m in skill.modifiers if m.adds_targets for slot in self._target_slots(m, user, card) or ()]
             if more:
@@ -393,7 +438,7 @@ class UsingMixin:
         """The extra targets of `modify targets(CARD) += N where COND`: one condition per
         target, and the skills that give them."""
         slots, skills = [], []
-        for m in self.modifiers(user, "targets"):
+        for m in self.skills.modifiers(user, "targets"):
             if m.where is not None and (more := self._target_slots(m, user, card)) is not None:
                 slots += more
                 skills.append(m.skill)
@@ -405,7 +450,7 @@ class UsingMixin:
         apply (another card, its `when` false)."""
         if m.matches is not None and not m.matches(card):
             return None
-        ctx = Ctx(self, {"you": user, "user": user, "card": card})
+        ctx = Ctx(self.game, {"you": user, "user": user, "card": card})
         if m.cond is not None and not m.cond(ctx):
             return None
         return [m.where] * max(0, m.value(ctx))
@@ -415,32 +460,32 @@ class UsingMixin:
                  counterable: bool = True) -> Use:
         """The whole process of using a card (使用), per DESIGN.md "Timing". `extra`: the
         players its `choose` clauses picked, by name."""
-        self.budget.enter(card.kind.span)  # a runaway chain of uses names the card's text
+        self.game.budget.enter(card.kind.span)  # a runaway chain of uses names the card's text
         try:
             return self._use(user, card, targets, context, responded, extra or {}, counterable)
         finally:
-            self.budget.depth -= CALL_LEVELS
+            self.game.budget.depth -= CALL_LEVELS
 
     def _use(self, user, card, targets, context, responded, extra, counterable) -> Use:
         if card.face_down:  # others may question it before it is used (質疑)
-            revealed = self.question(user, card, targets)
+            revealed = self.questioning.question(user, card, targets)
             if revealed is None:
                 return Use(card, user, list(targets), context, responded, void=True)
             card = revealed
         kind: CardKind = card.kind
         use = Use(card, user, list(targets), context, responded, uncounterable=not counterable)
         use.vars.update(extra)
-        if self.logging:
+        if self.game.logging:
             to_whom = "、".join(t.label() for t in self.in_resolve_order(targets))
             titles = {var: title for var, _, title in kind.choose}
             named = "".join(f"，{titles.get(var, var)}：{p.label()}" for var, p in extra.items() if isinstance(p, Player))
-            self.log(f"{user.label()}使用{card.label()}" + (f"，目標：{to_whom}" if to_whom else "") + named)
+            self.game.log(f"{user.label()}使用{card.label()}" + (f"，目標：{to_whom}" if to_whom else "") + named)
         if context == "play":
             user.used[kind.rule_name] = user.used.get(kind.rule_name, 0) + 1
             if kind.limit is not None and user.used[kind.rule_name] > kind.limit:
-                for m in self.modifiers(user, "limit"):
+                for m in self.skills.modifiers(user, "limit"):
                     if m.matches is None or m.matches(card):
-                        self.fired[m.skill] = self.fired.get(m.skill, 0) + 1
+                        self.game.fired[m.skill] = self.game.fired.get(m.skill, 0) + 1
         user.turn_cards.append(kind.rule_name)
         if kind.is_equip:
             self.equip(user, card)
@@ -448,22 +493,22 @@ class UsingMixin:
         if kind.type == "delayed":
             self._lay_delayed(use)
             return use
-        self.to_processing([c for c in card.subcards if c not in self.processing], "use")
-        self.use_stack.append(use)
+        self.zones.to_processing([c for c in card.subcards if c not in self.game.processing], "use")
+        self.game.use_stack.append(use)
         try:
             self._resolve_use(use)
         finally:
-            self.use_stack.pop()
+            self.game.use_stack.pop()
             self.discard_leftovers(use)
         return use
 
     def discard_leftovers(self, use: Use) -> None:
         """When a use ends, its cards and the cards text revealed during it that are still in
         the processing area go to the discard pile."""
-        leftovers = [c for c in use.card.subcards if c in self.processing] + [
-            c for c in use.revealed if c in self.processing]
+        leftovers = [c for c in use.card.subcards if c in self.game.processing] + [
+            c for c in use.revealed if c in self.game.processing]
         if leftovers:
-            self.to_discard(leftovers)
+            self.zones.to_discard(leftovers)
 
     def _lay_delayed(self, use: Use) -> None:
         """A delayed trick lies in its target's judge area from the moment it is used; then the
@@ -472,20 +517,20 @@ class UsingMixin:
         to that player's judge area."""
         kind, target = use.card.kind, use.targets[0]
         for c in use.card.subcards:
-            self.place(c, "judge", target, reason="use")
+            self.zones.place(c, "judge", target, reason="use")
             if c.kind is not kind:  # a converted card lies there as the trick it was used as
-                self.judge_as[c.uid] = kind
-        self.use_stack.append(use)
+                self.game.judge_as[c.uid] = kind
+        self.game.use_stack.append(use)
         try:
             self._target_windows(use, self._use_vars(use))
         finally:
-            self.use_stack.pop()
+            self.game.use_stack.pop()
             self.discard_leftovers(use)  # cards text revealed in those windows (its own lie in the judge area)
-        lying = [c for c in use.card.subcards if self.zone_of(c) == ("judge", target)]
+        lying = [c for c in use.card.subcards if self.zones.zone_of(c) == ("judge", target)]
         if lying and not use.targets:
-            self.to_discard(lying)
+            self.zones.to_discard(lying)
         elif lying and use.targets[0] is not target:
-            self.move_cards(lying, "judge", use.targets[0], "use")
+            self.moves.move_cards(lying, "judge", use.targets[0], "use")
 
     @staticmethod
     def _use_vars(use: Use) -> dict[str, Any]:
@@ -493,16 +538,16 @@ class UsingMixin:
         return {"use": use, "card": use.card, "user": use.user, "responded": use.responded}
 
     def _target_windows(self, use: Use, base: dict[str, Any]) -> None:
-        if not self.tracing and TARGETING.isdisjoint(self._listeners if self._listeners is not None else self.listeners()):
-            self.windows_opened += 1 + 4 * len(use.targets)  # none of them heard: each counted as opened
+        if not self.game.tracing and TARGETING.isdisjoint(self.game._listeners if self.game._listeners is not None else self.triggers.listeners()):
+            self.game.windows_opened += 1 + 4 * len(use.targets)  # none of them heard: each counted as opened
             return
-        if not self.skip_window("using"):
-            self.open_window("using", {**base, "target": None})
+        if not self.triggers.skip_window("using"):
+            self.triggers.open_window("using", {**base, "target": None})
         for window in ("specifying", "targeted", "after_specify", "after_targeted"):
             for t in list(use.targets):
                 # not cancelled nor redirected away by an earlier window
-                if t in use.targets and not self.skip_window(window):
-                    self.open_window(window, {**base, "target": t})
+                if t in use.targets and not self.triggers.skip_window(window):
+                    self.triggers.open_window(window, {**base, "target": t})
 
     def _resolve_use(self, use: Use) -> None:
         kind = use.card.kind
@@ -511,13 +556,13 @@ class UsingMixin:
         if use.responded is None and not use.targets:
             return
         if kind.choose and not all(var in use.vars for var, _, _ in kind.choose):
-            chosen = self.choose_extra(use.user, use.card, use.targets)
+            chosen = self.turn.choose_extra(use.user, use.card, use.targets)
             if chosen is None:
                 return
             use.vars.update(chosen)
         prepare = kind.blocks.get("prepare")
         if prepare is not None:
-            self.run_block(prepare, Ctx(self, {**base, "target": None}), use.card.label())
+            self.hp.run_block(prepare, Ctx(self.game, {**base, "target": None}), use.card.label())
         order = self.in_resolve_order(use.targets) if use.targets else [None]
         for target in order:
             if target is not None and not target.alive:
@@ -525,14 +570,14 @@ class UsingMixin:
             self.resolve_for_target(use, target, base)
         finish = kind.blocks.get("finish")
         if finish is not None:
-            self.run_block(finish, Ctx(self, {**base, "target": None}), use.card.label())
-        self.open_window("use_end", {**base, "target": None})
+            self.hp.run_block(finish, Ctx(self.game, {**base, "target": None}), use.card.label())
+        self.triggers.open_window("use_end", {**base, "target": None})
 
     def in_resolve_order(self, targets: list[Player]) -> list[Player]:
         """Targets in the order they resolve: in seat order from the current player (a player
         chosen twice resolves twice)."""
-        n, place = len(self.players), self.place_of
-        start = place[self.current.seat]
+        n, place = len(self.game.players), self.game.place_of
+        start = place[self.game.current.seat]
         return sorted(targets, key=lambda p: (place[p.seat] - start) % n)
 
     def resolve_for_target(self, use: Use, target: Player | None, base: dict[str, Any]) -> None:
@@ -540,40 +585,40 @@ class UsingMixin:
         use.current = target
         key = use.key(target)
         variables = {**base, "target": target, "responded": use.responded}
-        ctx = Ctx(self, variables)
-        self.open_window("effect_start", variables)
+        ctx = Ctx(self.game, variables)
+        self.triggers.open_window("effect_start", variables)
         if key in use.invalid:
-            self.log(f"{use.card.label()}{on_whom(use, target)}無效")
+            self.game.log(f"{use.card.label()}{on_whom(use, target)}無效")
             return
         # 生效前: its triggers, then the responses (the card's `respond` block, then the
         # cards that counter it, polled in seat order)
-        self.open_window("before_effect", variables)
+        self.triggers.open_window("before_effect", variables)
         respond = kind.blocks.get("respond")
         if respond is not None and key not in use.cancelled:
-            self.run_block(respond, ctx, use.card.label())
+            self.hp.run_block(respond, ctx, use.card.label())
         if key not in use.cancelled:
             self.poll_counters(use)
         if key in use.cancelled:
-            self.log(f"{use.card.label()}{on_whom(use, target)}的效果被抵消")
-            self.open_window("cancelled", variables)
+            self.game.log(f"{use.card.label()}{on_whom(use, target)}的效果被抵消")
+            self.triggers.open_window("cancelled", variables)
             if key in use.cancelled:
                 nullified = kind.blocks.get("nullified")
                 if nullified is not None:
-                    self.run_block(nullified, ctx, use.card.label())
+                    self.hp.run_block(nullified, ctx, use.card.label())
                 return
         if target is not None and not target.alive:
             return
-        self.open_window("on_effect", variables)
+        self.triggers.open_window("on_effect", variables)
         effect = kind.blocks.get("effect")
         if effect is not None:
-            self.run_block(effect, ctx, use.card.label())
-        self.open_window("effect_end", variables)
+            self.hp.run_block(effect, ctx, use.card.label())
+        self.triggers.open_window("effect_end", variables)
 
     def poll_counters(self, use: Use) -> None:
         """Before a card takes effect, players in seat order may use a card that counters it
         (a `use counter` card), which may itself be countered. While the card still stands,
         the asking goes round again, until a whole round passes with no counter."""
-        if use.uncounterable or not any(k.mode("counter").counter(use.card) for k in self.counter_kinds):
+        if use.uncounterable or not any(k.mode("counter").counter(use.card) for k in self.game.counter_kinds):
             return
         key = use.key(use.current)
         while key not in use.cancelled:
@@ -584,7 +629,7 @@ class UsingMixin:
         """One round of asking in seat order; True when someone used a counter."""
         question = f"是否抵消其對{use.current.label()}的效果？" if use.current else "是否抵消其效果？"
         may_counter = self._may_counter()  # the tables it reads are the round's: a counter used ends it
-        for p in self.seat_order():
+        for p in self.seats.seat_order():
             if not may_counter(p):
                 continue
             options = [Option(f"使用{label}", (kind, subcards))
@@ -593,7 +638,7 @@ class UsingMixin:
             if not options:
                 continue
             options.append(Option("不使用", None))
-            choice = self.ask(p, "counter", question, options, use.card.label()).value
+            choice = self.game.ask(p, "counter", question, options, use.card.label()).value
             if choice is None:
                 continue
             kind, subcards = choice
@@ -606,10 +651,10 @@ class UsingMixin:
         round of asking (the tables are read once). In castable's usual case (no prohibit about
         using or answering, p's cards read as printed) that needs a hand card of a kind with a
         counter use or a skill with a conversion, so p, holding neither, is not asked."""
-        if self.may_forbid("counter"):
+        if self.prohibits.may_forbid("counter"):
             return lambda p: True  # castable's slow path decides
-        filtered = self.filter_table()
-        converts = self._converts
+        filtered = self.filters.filter_table()
+        converts = self.game._converts
         usable = self.usable_kinds("counter")
 
         def may_counter(p: Player) -> bool:
@@ -617,7 +662,7 @@ class UsingMixin:
                 return True  # castable's slow path decides
             converting = converts.get(p.seat)
             if converting is None:  # all of p's skills: a superset of those on offer now
-                converting = converts[p.seat] = any(s.view_as for s in self.skills_of(p, suppressed=True))
+                converting = converts[p.seat] = any(s.view_as for s in self.skills.skills_of(p, suppressed=True))
             return converting or any(c.kind in usable for c in p.hand)
         return may_counter
 
@@ -626,31 +671,31 @@ class UsingMixin:
         slot = real.kind.type
         old = user.equips.get(slot)
         if old is not None:
-            self.log(f"{old.label()}被替換，置入棄牌堆")
-            self.to_discard([old])
-        self.place(real, "equip", user, reason="use")  # the move tells the tables of skills (changed_skills)
-        if self.logging:
-            self.log(f"{user.label()}裝備{real.label()}（{SLOT_ZH[slot]}）")
+            self.game.log(f"{old.label()}被替換，置入棄牌堆")
+            self.zones.to_discard([old])
+        self.zones.place(real, "equip", user, reason="use")  # the move tells the tables of skills (changed_skills)
+        if self.game.logging:
+            self.game.log(f"{user.label()}裝備{real.label()}（{SLOT_ZH[slot]}）")
 
     def pass_on(self, card: Card) -> None:
         """A delayed trick moves to the next player who can take it (閃電's rule, as text)."""
-        zone, owner = self.zone_of(card)
-        holder = owner if owner is not None else self.judged_player
+        zone, owner = self.zones.zone_of(card)
+        holder = owner if owner is not None else self.game.judged_player
         p = holder
-        for _ in range(len(self.players)):
-            p = self.next_alive(p)
+        for _ in range(len(self.game.players)):
+            p = self.seats.next_alive(p)
             if p is holder:
                 break
-            if not any(self.judged_kind(c) is self.judged_kind(card) for c in p.judge) and not self.forbidden(
+            if not any(self.turn.judged_kind(c) is self.turn.judged_kind(card) for c in p.judge) and not self.prohibits.forbidden(
                     p, "target", UsedCard.of(card), holder):  # nor one it may not target
-                self.place(card, "judge", p)
-                if self.logging:
-                    self.log(f"{self.face(card)}移至{p.label()}的判定區")
+                self.zones.place(card, "judge", p)
+                if self.game.logging:
+                    self.game.log(f"{self.turn.face(card)}移至{p.label()}的判定區")
                 return
         if zone != "judge":
-            self.place(card, "judge", holder)
-            if self.logging:
-                self.log(f"{self.face(card)}留在{holder.label()}的判定區")
+            self.zones.place(card, "judge", holder)
+            if self.game.logging:
+                self.game.log(f"{self.turn.face(card)}留在{holder.label()}的判定區")
 
     # ------------------------------------------------------------ asking for a card
     def ask_for(self, player: Player, kind_name: str, pattern: Any, mode: str,
@@ -659,14 +704,14 @@ class UsingMixin:
         Skills on the `asked` window may provide the card first (八卦陣-like effects)."""
         if not player.alive:
             return False
-        kind = self.kind_named(kind_name)
+        kind = self.game.kind_named(kind_name)
         asked = Asked(player, UsedCard.virtual(kind), pattern, mode)
-        responded = self.use_stack[-1] if self.use_stack else None
+        responded = self.game.use_stack[-1] if self.game.use_stack else None
         if on is None and responded is not None and player.seat in responded.no_response:
-            self.log(f"{player.label()}不能響應{responded.card.label()}")
+            self.game.log(f"{player.label()}不能響應{responded.card.label()}")
             return False
         if on is None:
-            self.open_window("asked", {"asked": asked, "use": responded, "target": player})
+            self.triggers.open_window("asked", {"asked": asked, "use": responded, "target": player})
             if asked.provided is not None:
                 return self._answer(player, asked.provided, mode, responded, None)
         context = "play_response" if mode == "play" else ("play" if on is not None else "respond")
@@ -679,7 +724,7 @@ class UsingMixin:
             return False
         options.append(Option("不" + ("使用" if mode == "use" else "打出"), None))
         verb = "使用" if mode == "use" else "打出"
-        choice = self.ask(player, "respond", f"是否{verb}【{kind.name}】？", options).value
+        choice = self.game.ask(player, "respond", f"是否{verb}【{kind.name}】？", options).value
         if choice is None:
             return False
         k, subcards = choice
@@ -690,22 +735,22 @@ class UsingMixin:
         # already chose the target, so only its life and the card's own kind matter.
         mode = kind.mode("play")
         return (mode is not None and mode.target is not None and on.alive and on is not player
-                and not self.forbidden(on, "target", UsedCard.virtual(kind), player))
+                and not self.prohibits.forbidden(on, "target", UsedCard.virtual(kind), player))
 
     def _answer(self, player: Player, card: UsedCard, mode: str, responded: Use | None,
                 on: Player | None) -> bool:
         if mode == "play":
             if card.face_down:
-                card = self.question(player, card, verb="play")
+                card = self.questioning.question(player, card, verb="play")
                 if card is None:  # void: as if nothing was played
                     return False
             player.turn_cards.append(card.kind.rule_name)
-            if self.logging:
-                self.log(f"{player.label()}打出{card.label()}")
-            self.to_processing([c for c in card.subcards if c not in self.processing], "play")
-            self.open_window("played", {"card": card, "user": player, "responded": responded})
-            leftovers = [c for c in card.subcards if c in self.processing]
-            self.to_discard(leftovers)
+            if self.game.logging:
+                self.game.log(f"{player.label()}打出{card.label()}")
+            self.zones.to_processing([c for c in card.subcards if c not in self.game.processing], "play")
+            self.triggers.open_window("played", {"card": card, "user": player, "responded": responded})
+            leftovers = [c for c in card.subcards if c in self.game.processing]
+            self.zones.to_discard(leftovers)
             return True
         if on is not None:
             return not self.use_card(player, card, [on], "respond").void
@@ -717,9 +762,9 @@ class UsingMixin:
         card stays in the processing area, for the beneficiary to use or play (None: refused)."""
         if not provider.alive:
             return None
-        kind = self.kind_named(kind_name)
+        kind = self.game.kind_named(kind_name)
         asked = Asked(provider, UsedCard.virtual(kind), pattern, "play")
-        self.open_window("asked", {"asked": asked, "use": self.use_stack[-1] if self.use_stack else None,
+        self.triggers.open_window("asked", {"asked": asked, "use": self.game.use_stack[-1] if self.game.use_stack else None,
                                    "target": provider})
         if asked.provided is not None:  # the provider's own skills gave it (八卦陣)
             return asked.provided
@@ -728,23 +773,23 @@ class UsingMixin:
         if not options:
             return None
         options.append(Option("不打出", None))
-        choice = self.ask(provider, "respond", f"是否為{beneficiary.label()}打出【{kind_name}】？", options,
+        choice = self.game.ask(provider, "respond", f"是否為{beneficiary.label()}打出【{kind_name}】？", options,
                           for_seat=beneficiary.seat).value
         if choice is None:
             return None
         k, subcards = choice
         card = self.produce(provider, k, subcards)
         if card.face_down:
-            card = self.question(provider, card, verb="play")
+            card = self.questioning.question(provider, card, verb="play")
             if card is None:
                 return None
         provider.turn_cards.append(card.kind.rule_name)
-        if self.logging:
-            self.log(f"{provider.label()}打出{card.label()}")
-        self.to_processing(card.subcards, "play")
-        self.open_window("played", {"card": card, "user": provider,
-                                    "responded": self.use_stack[-1] if self.use_stack else None})
-        return card if all(c in self.processing for c in card.subcards) else None
+        if self.game.logging:
+            self.game.log(f"{provider.label()}打出{card.label()}")
+        self.zones.to_processing(card.subcards, "play")
+        self.triggers.open_window("played", {"card": card, "user": provider,
+                                    "responded": self.game.use_stack[-1] if self.game.use_stack else None})
+        return card if all(c in self.game.processing for c in card.subcards) else None
 
 
 def on_whom(use: Use, target: Player | None) -> str:

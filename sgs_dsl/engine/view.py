@@ -60,10 +60,10 @@ class SeatView:
     def _info(self, p: Any) -> SeatInfo:
         return SeatInfo(p.seat, p.name, p.gender, p.hp, p.max_hp, p.alive, self._game.mode.visible_side(self.seat, p),
                         len(p.hand), tuple(c.label() for c in p.equips.values()),
-                        tuple(self._game.face(c) for c in p.judge), self._game.mode.visible_generals(self.seat, p))
+                        tuple(self._game.turn.face(c) for c in p.judge), self._game.mode.visible_generals(self.seat, p))
 
     def distance(self, a: int, b: int) -> int:
-        return self._game.distance(self._game.players[a], self._game.players[b])
+        return self._game.seats.distance(self._game.players[a], self._game.players[b])
 
     def log_lines(self, start: int = 0) -> list[str]:
         """The game's log from line `start` as this seat may read it: a line naming what only
@@ -159,10 +159,10 @@ class SeatView:
         mode = kind.mode("play")
         if mode is None or mode.target is None:
             return (self.seat,)
-        card = game.probe(me, kind, subcards)
-        return tuple(p.seat for p in game.legal_targets(me, mode.target, card))
+        card = game.hp.probe(me, kind, subcards)
+        return tuple(p.seat for p in game.using.legal_targets(me, mode.target, card))
 
     def zone_of(self, card: Any) -> tuple[str, int | None]:
         """Where a card offered to this seat lies: (zone, owner's seat or None)."""
-        zone, owner = self._game.zone_of(card)
+        zone, owner = self._game.zones.zone_of(card)
         return zone, None if owner is None else owner.seat

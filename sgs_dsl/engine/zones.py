@@ -4,6 +4,7 @@ window for cards lost from a hand or the equipment area."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..core.model import (
     Card,
@@ -15,17 +16,50 @@ from ..core.model import (
 from ..core.vocab import PILE
 from .decisions import Option
 
+if TYPE_CHECKING:
+    from .hp import Hp
+    from .kernel import Game
+    from .moves import Moves
+    from .prohibits import Prohibits
+    from .skills import Skills
+    from .triggers import Triggers
+    from .turn import Turn
+
 FROM_DECK: tuple[str, None] = ("deck", None)
 
 
-class ZonesMixin:
-    """A part of `Game` (engine.kernel): it uses the rest of the game through `self`."""
+class Zones:
+    """Zones: where each card is, and the basic moves (deck, hand, discard, processing, piles).
+    A process of `Game` (engine.kernel): it reads the table's state through `game` and works
+    with the processes it names below."""
+
+    game: Game
+    hp: Hp
+    moves: Moves
+    prohibits: Prohibits
+    skills: Skills
+    triggers: Triggers
+    turn: Turn
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def connect(self) -> None:
+        """Name the processes this one works with (all exist by now)."""
+        game = self.game
+        self.hp = game.hp
+        self.moves = game.moves
+        self.prohibits = game.prohibits
+        self.skills = game.skills
+        self.triggers = game.triggers
+        self.turn = game.turn
+
 
     # ------------------------------------------------------------ zones and moves
     def zone_of(self, card: Card) -> tuple[str, Player | None]:
-        if card in self.processing:  # asked first: a used card's next move, and the area is small
+        if card in self.game.processing:  # asked first: a used card's next move, and the area is small
             return "processing", None
-        for p in self.players:  # (`in` compares cards by identity: a Card is equal only to itself)
+        for p in self.game.players:  # (`in` compares cards by identity: a Card is equal only to itself)
             if card in p.hand:
                 return "hand", p
             if card in p.judge:
@@ -36,15 +70,15 @@ class ZonesMixin:
                 for name, pile in p.piles.items():
                     if card in pile:
                         return PILE + name, p
-        if card in self.discard_pile:
+        if card in self.game.discard_pile:
             return "discard", None
-        if card in self.deck:
+        if card in self.game.deck:
             return "deck", None
         return "nowhere", None
 
     def take_out(self, card: Card) -> tuple[str, Player | None]:
         """Remove a card from wherever it is; return where it was."""
-        self.table_version += 1
+        self.game.table_version += 1
         zone, owner = self.zone_of(card)
         if zone == "hand":
             owner.hand.remove(card)
@@ -54,13 +88,13 @@ class ZonesMixin:
             for slot, c in list(owner.equips.items()):
                 if c is card:
                     del owner.equips[slot]
-            self.changed_equipment(owner)
+            self.skills.changed_equipment(owner)
         elif zone == "processing":
-            self.processing.remove(card)
+            self.game.processing.remove(card)
         elif zone == "discard":
-            self.discard_pile.remove(card)
+            self.game.discard_pile.remove(card)
         elif zone == "deck":
-            self.deck.remove(card)
+            self.game.deck.remove(card)
         elif zone.startswith(PILE):
             owner.piles[zone[len(PILE):]].remove(card)
         return zone, owner
@@ -69,54 +103,54 @@ class ZonesMixin:
               source: tuple[str, Player | None] | None = None, reason: str = "put") -> None:
         """A move of one card (moves.py `move_cards`): out of where it is (or `source`, when
         the caller already took it out), into `zone`."""
-        self.move_cards([card], zone, owner, reason, [source] if source is not None else None)
+        self.moves.move_cards([card], zone, owner, reason, [source] if source is not None else None)
 
     def _place(self, card: Card, zone: str, owner: Player | None) -> None:
-        self.table_version += 1
-        if self.judge_as and zone not in ("judge", "processing"):
-            self.judge_as.pop(card.uid, None)
+        self.game.table_version += 1
+        if self.game.judge_as and zone not in ("judge", "processing"):
+            self.game.judge_as.pop(card.uid, None)
         if zone == "hand":
             owner.hand.append(card)
         elif zone == "judge":
             owner.judge.append(card)
         elif zone == "equip":
             owner.equips[card.kind.type] = card
-            self.changed_equipment(owner)
+            self.skills.changed_equipment(owner)
         elif zone == "processing":
-            self.processing.append(card)
+            self.game.processing.append(card)
         elif zone == "discard":
-            self.discard_pile.append(card)
+            self.game.discard_pile.append(card)
         elif zone.startswith(PILE):  # piles and the deck's two ends
             owner.piles.setdefault(zone[len(PILE):], []).append(card)
         elif zone in ("deck_top", "deck_bottom"):
-            self.deck.insert(len(self.deck) if zone == "deck_top" else 0, card)  # the top is the end
-            self.returned_to_deck += 1
+            self.game.deck.insert(len(self.game.deck) if zone == "deck_top" else 0, card)  # the top is the end
+            self.game.returned_to_deck += 1
         else:
             raise RulesError(f"no zone '{zone}'")
 
     # several cards that move together are one move
     def to_discard(self, cards: Iterable[Card], reason: str = "put") -> None:
-        self.move_cards(list(cards), "discard", None, reason)
+        self.moves.move_cards(list(cards), "discard", None, reason)
 
     def to_hand(self, player: Player, cards: Iterable[Card], reason: str = "gain") -> None:
-        self.move_cards(list(cards), "hand", player, reason)
+        self.moves.move_cards(list(cards), "hand", player, reason)
 
     def to_processing(self, cards: Iterable[Card], reason: str = "put") -> None:
-        self.move_cards(list(cards), "processing", None, reason)
+        self.moves.move_cards(list(cards), "processing", None, reason)
 
     def draw_top(self) -> Card:
-        self.table_version += 1
-        if not self.deck:
-            if not self.discard_pile:
+        self.game.table_version += 1
+        if not self.game.deck:
+            if not self.game.discard_pile:
                 raise GameOver("draw", "牌堆與棄牌堆皆無牌，平局")
-            if self.tracing:
-                self.trace(f"  〔移動〕棄牌堆的{len(self.discard_pile)}張牌 → 牌堆（洗混）")
-            self.deck = self.discard_pile
-            self.discard_pile = []
-            self.rng.shuffle(self.deck)
-            if self.logging:
-                self.log(f"棄牌堆洗混成為新的牌堆（{len(self.deck)}張）")
-        return self.deck.pop()
+            if self.game.tracing:
+                self.game.trace(f"  〔移動〕棄牌堆的{len(self.game.discard_pile)}張牌 → 牌堆（洗混）")
+            self.game.deck = self.game.discard_pile
+            self.game.discard_pile = []
+            self.game.rng.shuffle(self.game.deck)
+            if self.game.logging:
+                self.game.log(f"棄牌堆洗混成為新的牌堆（{len(self.game.deck)}張）")
+        return self.game.deck.pop()
 
     def deck_cards(self, n: int) -> list[Card]:
         """n cards off the deck top, the first the top one. When the deck and the discard pile
@@ -126,8 +160,8 @@ class ZonesMixin:
             for _ in range(max(0, n)):
                 cards.append(self.draw_top())
         except GameOver:
-            self.table_version += 1
-            self.deck.extend(reversed(cards))
+            self.game.table_version += 1
+            self.game.deck.extend(reversed(cards))
             raise
         return cards
 
@@ -139,11 +173,11 @@ class ZonesMixin:
         cards = self.deck_cards(n)
         if not cards:
             return cards
-        self.move_cards(cards, "hand", player, "draw", [FROM_DECK] * len(cards))
-        if self.logging:
-            self.log(f"{player.label()}摸{len(cards)}張牌")
-        if (self._listeners if self._listeners is not None else self.listeners()).get("drawn"):
-            self.open_window("drawn", {"move": Move(player, "deck", cards[0], cards)})
+        self.moves.move_cards(cards, "hand", player, "draw", [FROM_DECK] * len(cards))
+        if self.game.logging:
+            self.game.log(f"{player.label()}摸{len(cards)}張牌")
+        if (self.game._listeners if self.game._listeners is not None else self.triggers.listeners()).get("drawn"):
+            self.triggers.open_window("drawn", {"move": Move(player, "deck", cards[0], cards)})
         return cards
 
     def hand_equip(self, p: Player) -> list[Card]:
@@ -174,17 +208,17 @@ class ZonesMixin:
         options = []
         hidden = 0
         for c in cards:  # a card is named by its face, wherever it lies, unless it is face down
-            if chooser is not owner and (c in owner.hand or (zone.startswith(PILE) and self.pile_hidden(zone))):
+            if chooser is not owner and (c in owner.hand or (zone.startswith(PILE) and self.moves.pile_hidden(zone))):
                 hidden += 1
                 options.append(Option(f"{'手牌' if c in owner.hand else '扣置的牌'}{hidden}", c))
             else:
-                options.append(Option(self.face(c), c))
-        return self.ask(chooser, "pick_card", f"選擇{owner.label()}的一張牌", options).value
+                options.append(Option(self.turn.face(c), c))
+        return self.game.ask(chooser, "pick_card", f"選擇{owner.label()}的一張牌", options).value
 
     def pick_from(self, chooser: Player, cards: list[Card]) -> Card | None:
         if not cards:
             return None
-        return self.ask(chooser, "pick_card", "選擇一張牌", [Option(c.label(), c) for c in cards]).value
+        return self.game.ask(chooser, "pick_card", "選擇一張牌", [Option(c.label(), c) for c in cards]).value
 
     def discard_cards(self, player: Player, n: int, zone: str = "hand", optional: bool = False,
                       keep: str = "", asker: str | None = None, spare: list[Card] | None = None) -> bool:
@@ -196,7 +230,7 @@ class ZonesMixin:
         if keep:
             kept = player.equips.get(keep)
             pool = [c for c in pool if c is not kept]
-        pool = self.discardable(player, pool)  # forbid discard
+        pool = self.prohibits.discardable(player, pool)  # forbid discard
         if n <= 0:
             return True
         if len(pool) < n:
@@ -205,58 +239,58 @@ class ZonesMixin:
             n = len(pool)
             if n == 0:
                 return False
-        if optional and not self.confirm(player, f"是否棄置{n}張牌？", f"棄置{n}張牌", f"不棄置{n}張牌", asker):
+        if optional and not self.game.confirm(player, f"是否棄置{n}張牌？", f"棄置{n}張牌", f"不棄置{n}張牌", asker):
             return False
         chosen: list[Card] = []
         for _ in range(n):
             options = [Option(c.label(), c) for c in pool if c not in chosen]
-            chosen.append(self.ask(player, "discard", f"棄置一張牌（{len(chosen) + 1}/{n}）", options, asker).value)
-        if self.logging:
-            self.log(f"{player.label()}棄置" + "、".join(c.label() for c in chosen))
+            chosen.append(self.game.ask(player, "discard", f"棄置一張牌（{len(chosen) + 1}/{n}）", options, asker).value)
+        if self.game.logging:
+            self.game.log(f"{player.label()}棄置" + "、".join(c.label() for c in chosen))
         self.to_discard(chosen, "discard")
         return True
 
     def throw(self, card: Card | None) -> None:
         if card is None:
             return
-        if self.logging:
+        if self.game.logging:
             zone, owner = self.zone_of(card)
             who = owner.label() if owner else ""
-            self.log(f"{self.face(card)}被棄置（{who}{zone_zh(zone)}）")
+            self.game.log(f"{self.turn.face(card)}被棄置（{who}{zone_zh(zone)}）")
         self.to_discard([card], "discard")
 
     def gain(self, player: Player, card: Card | None) -> None:
         if card is None:
             return
         zone, owner = self.zone_of(card)
-        shown = self.face(card) if zone != "hand" else "一張手牌"
+        shown = self.turn.face(card) if zone != "hand" else "一張手牌"
         source = f"{owner.label()}的" if owner else ""
         if zone == "deck":  # face down: only the taker reads which card
-            self.log_hidden(f"{player.label()}獲得{shown}", f"{player.label()}獲得一張牌", frozenset({player.seat}))
-        elif zone != "hand" and self.face_down(zone):  # a private pile: the taker and its owner read it
-            self.log_hidden(f"{player.label()}獲得{source}{shown}", f"{player.label()}獲得{source}一張牌",
+            self.game.log_hidden(f"{player.label()}獲得{shown}", f"{player.label()}獲得一張牌", frozenset({player.seat}))
+        elif zone != "hand" and self.moves.face_down(zone):  # a private pile: the taker and its owner read it
+            self.game.log_hidden(f"{player.label()}獲得{source}{shown}", f"{player.label()}獲得{source}一張牌",
                             frozenset({player.seat, owner.seat}))
         else:
-            self.log(f"{player.label()}獲得{source}{shown}")
+            self.game.log(f"{player.label()}獲得{source}{shown}")
         self.to_hand(player, [card])
 
     def show_cards(self, cards: list[Card]) -> None:
         """展示: the cards, wherever they lie, are shown to everyone (they stay where they are)."""
-        if self.logging and cards:
-            self.log("展示" + "、".join(c.label() for c in cards))
+        if self.game.logging and cards:
+            self.game.log("展示" + "、".join(c.label() for c in cards))
 
     def look_at(self, player: Player, cards: list[Card]) -> None:
         """觀看: only the one who looks (and whoever holds the cards) reads which cards they are."""
         seats = frozenset({player.seat} | {h.seat for c in cards if (h := self.zone_of(c)[1]) is not None})
-        self.log_hidden(f"{player.label()}觀看" + ("、".join(c.label() for c in cards) or "（無牌）"),
+        self.game.log_hidden(f"{player.label()}觀看" + ("、".join(c.label() for c in cards) or "（無牌）"),
                         f"{player.label()}觀看{len(cards)}張牌", seats)
 
     def reveal(self, n: int) -> list[Card]:
         cards = self.deck_cards(n)
         for card in cards:
             self.place(card, "processing", source=FROM_DECK)
-        if self.logging:
-            self.log("亮出" + "、".join(c.label() for c in cards))
+        if self.game.logging:
+            self.game.log("亮出" + "、".join(c.label() for c in cards))
         self.set_out(cards)
         return cards
 
@@ -265,17 +299,17 @@ class ZonesMixin:
         there, once the block of text ends, go back: cards revealed (亮出) to the discard pile
         (when the use they belong to ends, if the text runs in one: its other blocks act on
         them too), cards only looked at (觀看) onto the deck top, in their order."""
-        if self.use_stack and not looked:
-            self.use_stack[-1].revealed.extend(cards)
+        if self.game.use_stack and not looked:
+            self.game.use_stack[-1].revealed.extend(cards)
             return
 
         def put_back() -> None:
-            left = [c for c in cards if c in self.processing]
+            left = [c for c in cards if c in self.game.processing]
             if left and looked:
-                self.move_cards(left[::-1], "deck_top", None, "put")  # the first looked at on top
+                self.moves.move_cards(left[::-1], "deck_top", None, "put")  # the first looked at on top
             elif left:
                 self.to_discard(left)
-        self.after_block(put_back)
+        self.hp.after_block(put_back)
 
 
 def where(zone: str, owner: Player | None) -> str:

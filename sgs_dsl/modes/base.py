@@ -65,7 +65,7 @@ class Mode:
         return game.players[0]
 
     def next_player(self, game: Any, player: Player) -> Player:
-        return game.next_alive(player)
+        return game.seats.next_alive(player)
 
     def hero_pool(self, library: Any, packages: tuple[str, ...]) -> list[Any]:
         """The cards heroes are chosen from: the heroes of the ruleset's packages."""

@@ -89,7 +89,7 @@ class HegemonyMode(Mode):
         picks = [(p, self._pick_pair(game, p, hands[p.seat])) for p in game.players]
         for p, (head, deputy) in picks:
             self.seat_generals(game, p, head, deputy)
-        game.changed_skills()
+        game.skills.changed_skills()
 
     def _pick_pair(self, game: Any, p: Player, hand: list[Any]) -> tuple[Any, Any]:
         heads = [g for g in hand if any(o is not g and o.kingdom == g.kingdom for o in hand)]
@@ -139,7 +139,7 @@ class HegemonyMode(Mode):
         if phase != "prepare" or player.seat not in self.generals:
             return
         for slot in (HEAD, DEPUTY):
-            if not self.generals[player.seat].shown[slot] and player.alive and game.may_reveal(player):
+            if not self.generals[player.seat].shown[slot] and player.alive and game.prohibits.may_reveal(player):
                 name = self.generals[player.seat].cards[slot].name
                 if game.ask(player, "reveal", f"是否明置{SLOT_ZH[slot]}{name}？", [Option(SHOW, True),
                             Option(KEEP, False)], "明置").value:
@@ -166,7 +166,7 @@ class HegemonyMode(Mode):
         head, deputy = seat.cards
         player.gender = head.gender if seat.shown[HEAD] else deputy.gender  # the head's once both show
         self._rename(player)
-        game.changed_skills()
+        game.skills.changed_skills()
         if all(seat.shown) and not seat.paired:
             seat.paired = True
             self._both_shown(game, player, seat)
@@ -191,9 +191,9 @@ class HegemonyMode(Mode):
             options = [Option(COMPANION_DRAW, "draw")] + (
                 [Option(COMPANION_RECOVER, "recover")] if player.hp < player.max_hp else [])
             if game.ask(player, "choice", "選擇一項", options, "珠聯璧合").value == "draw":
-                game.draw(player, 2)
+                game.zones.draw(player, 2)
             else:
-                game.recover(player, 1)
+                game.hp.recover(player, 1)
         if not (head.hp_half + deputy.hp_half) % 2:
             return
         if self.option("leftover_half") == "token":  # the revised rules: a token to spend later
@@ -201,7 +201,7 @@ class HegemonyMode(Mode):
             game.log(f"{player.label()}獲得一枚陰陽魚標記")
         elif game.ask(player, "choice", "是否摸一張牌？", [Option("摸一張牌", True), Option("不摸", False)],
                       "陰陽魚").value:
-            game.draw(player, 1)
+            game.zones.draw(player, 1)
 
     def _spend_fish(self, game: Any, player: Player) -> None:
         self.fish[player.seat] -= 1
@@ -257,14 +257,14 @@ class HegemonyMode(Mode):
             return fish
         slots = [i for i in (HEAD, DEPUTY) if not seat.shown[i] and not seat.removed[i] and not seat.silenced[i]
                  and any("show_in_play" in s.tags for s in seat.cards[i].skills)]
-        if not slots or not game.may_reveal(player):
+        if not slots or not game.prohibits.may_reveal(player):
             return fish
         return [Option(f"明置{SLOT_ZH[i]}{seat.cards[i].name}", ("mode", i)) for i in slots] + fish
 
     def play_action(self, game: Any, player: Player, what: Any) -> None:
         if what == "fish":
             self._spend_fish(game, player)
-            game.draw(player, 1)
+            game.zones.draw(player, 1)
         else:
             self.show(game, player, what)
 
@@ -295,7 +295,7 @@ class HegemonyMode(Mode):
         other = seat.cards[1 - slot]
         player.gender = other.gender if seat.shown[1 - slot] else ""
         self._rename(player)
-        game.changed_skills()
+        game.skills.changed_skills()
 
     def remove(self, game: Any, player: Player, slot: int) -> None:
         """移除: the general leaves the game with its skills; a face-down one is shown first."""
@@ -308,7 +308,7 @@ class HegemonyMode(Mode):
         game.log(f"{player.label()}移除{SLOT_ZH[slot]}{seat.cards[slot].name}")
         player.gender = seat.cards[1 - slot].gender if seat.shown[1 - slot] and not seat.removed[1 - slot] else ""
         self._rename(player)
-        game.changed_skills()
+        game.skills.changed_skills()
 
     def lose_skills(self, game: Any, player: Player, slot: int) -> None:
         """The general stays (its kingdom, gender and place) but its skills are lost for the game."""
@@ -322,7 +322,7 @@ class HegemonyMode(Mode):
             game.log(named)
         else:  # a face-down general stays unnamed to the others
             game.log_hidden(named, f"{general}的所有技能", frozenset({player.seat}))
-        game.changed_skills()
+        game.skills.changed_skills()
 
     def revealed(self, player: Player) -> bool:
         seat = self.generals.get(player.seat)
@@ -431,14 +431,14 @@ class HegemonyMode(Mode):
             cards = killer.hand + list(killer.equips.values())
             game.log(f"{killer.label()}除掉同勢力角色，棄置所有手牌和裝備")
             if cards:
-                game.to_discard(cards)
+                game.zones.to_discard(cards)
             return
         if dead.kingdom == CAREERIST:
             n = 1
         else:
             n = 1 + sum(p.alive and p.kingdom == dead.kingdom for p in game.players)
         game.log(f"{killer.label()}除掉{KINGDOM_ZH.get(dead.kingdom, dead.kingdom)}勢力角色，摸{n}張牌")
-        game.draw(killer, n)
+        game.zones.draw(killer, n)
 
     def visible_generals(self, viewer: int, player: Player) -> tuple[str, ...]:
         """Face-up generals for everyone; one's own face-down ones for oneself only."""

@@ -88,7 +88,7 @@ class IdentityMode(Mode):
             seat_hero(p, hero, 0)
             picked = f"{p.seat + 1}號位選擇了{hero.name}"
             game.log_hidden(f"{picked}（候選：{'、'.join(h.name for h in dealt[p.seat])}）", picked, frozenset({p.seat}))
-        game.changed_skills()
+        game.skills.changed_skills()
 
     def opening(self, game: Any) -> str:
         lord = next(p for p in game.players if p.role == "lord")
@@ -130,12 +130,12 @@ class IdentityMode(Mode):
             return
         if dead.role == "rebel":
             game.log(f"{killer.label()}除掉反賊，摸{REWARD_DRAW}張牌")
-            game.draw(killer, REWARD_DRAW)
+            game.zones.draw(killer, REWARD_DRAW)
         elif dead.role == "loyalist" and killer.role == "lord":
             cards = killer.hand + list(killer.equips.values())
             game.log(f"主公{killer.label()}除掉忠臣，棄置所有手牌和裝備")
             if cards:
-                game.to_discard(cards)
+                game.zones.to_discard(cards)
 
     def visible_side(self, viewer: int, player: Player) -> str | None:
         """Roles are hidden but one's own, the lord's (shown at once) and the dead's."""

@@ -74,7 +74,7 @@ class Team3v3Mode(Mode):
                               ACTION_ASKER).value
         self.first_team = 1 - first if acts_first else first
         game.log(f"{TEAM_ZH[TEAMS[1 - first]]}後選將，選擇{'先' if acts_first else '後'}行動")
-        game.changed_skills()
+        game.skills.changed_skills()
 
     def _pick_order(self, game: Any, rng: Any) -> int:
         """The team that picks first: the leader with the higher number decides."""

@@ -12,6 +12,7 @@ from ..compiler.library import load_library
 from ..core.model import PHASE_ZH, GameOver, Player, RulesError, TurnEnded
 from ..engine.invariants import InvariantBroken, Invariants
 from ..engine.kernel import Game
+from ..engine.parts import DEFAULT_PARTS, Parts
 from .checks import check_all
 from .model import Ruling, Run
 from .script import ScriptFailure, label_of
@@ -43,10 +44,11 @@ class _Play:
     last_in_order: Player | None = None  # the last turn a `play N turns` run played
 
 
-def run_ruling(ruling: Ruling, library: Any = None) -> RulingResult:
+def run_ruling(ruling: Ruling, library: Any = None, parts: Parts = DEFAULT_PARTS) -> RulingResult:
+    """Play a ruling on its table; `parts`: what the game is built from (engine/parts.py)."""
     library = library or load_library()
     try:
-        game, script = build_table(ruling, library)
+        game, script = build_table(ruling, library, parts)
     except ScriptFailure as problem:
         return RulingResult(ruling, (), (str(problem),))
     game.lines.append(f"裁定：{ruling.title}（依據：{ruling.source}）")
@@ -65,7 +67,7 @@ def _play_all(play: _Play, ruling: Ruling) -> None:
     try:
         if ruling.setup:
             deal(game, ruling)
-            game.start_game()  # 遊戲開始時: only a ruling that plays the setup starts the game
+            game.start.start_game()  # 遊戲開始時: only a ruling that plays the setup starts the game
         invariants = Invariants.start(game, waive=True)  # what the table was set up with is not a failure
         game.on_free_time = invariants.at_free_time
         for run in ruling.runs:
@@ -106,9 +108,9 @@ def _run(play: _Play, run: Run, player: Player) -> None:
     game = play.game
     if run.whole_turn:
         if play.phase_turn is not None:
-            game.clear_marks("turn")  # the turn of the phase runs before is over
+            game.choices.clear_marks("turn")  # the turn of the phase runs before is over
         play.phase_turn = None
-        game.take_turn(player, run.phase)  # with its extra turns
+        game.extra_turns.take_turn(player, run.phase)  # with its extra turns
         return
     if play.phase_turn != run.seat:
         _new_turn(game, player)
@@ -116,12 +118,12 @@ def _run(play: _Play, run: Run, player: Player) -> None:
     game.current = player
     game.lines.append(f"—— {player.label()}的{PHASE_ZH.get(run.phase or '', '')}階段 ——")
     try:
-        game.run_phase(player, run.phase)
+        game.turn.run_phase(player, run.phase)
     except TurnEnded:
         pass
     finally:
         if game.processing:
-            game.to_discard(list(game.processing))
+            game.zones.to_discard(list(game.processing))
         game.use_stack.clear()
 
 
@@ -130,18 +132,18 @@ def _play_in_order(play: _Play, run: Run, invariants: Invariants) -> None:
     them); the first is the mode's first player, or the next after the last such run's turn."""
     game = play.game
     if play.phase_turn is not None:
-        game.clear_marks("turn")  # the turn of the phase runs before is over
+        game.choices.clear_marks("turn")  # the turn of the phase runs before is over
         play.phase_turn = None
     last = play.last_in_order
     for _ in range(run.turns):
         player = game.mode.first_player(game) if last is None else game.mode.next_player(game, last)
-        game.take_turn(player)
+        game.extra_turns.take_turn(player)
         invariants.check(free_time=True)  # between turns: a free time
         last = play.last_in_order = player
 
 
 def _new_turn(game: Game, player: Player) -> None:
-    game.clear_marks("turn")  # the previous turn is over
+    game.choices.clear_marks("turn")  # the previous turn is over
     player.turn_cards = []
     player.skipped = set()
-    game.changed_skills()
+    game.skills.changed_skills()

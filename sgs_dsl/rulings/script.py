@@ -174,7 +174,7 @@ class Script:
 
         def pick(r: Request) -> int | None:
             owner = self.game.players[step.owner - 1]
-            return _first(r, lambda v: ref.matches(v) and self.game.zone_of(v) == (zone, owner))
+            return _first(r, lambda v: ref.matches(v) and self.game.zones.zone_of(v) == (zone, owner))
 
         return pick
 
@@ -266,7 +266,7 @@ class Script:
         if mode is None or mode.target is None:
             return (f"{label_of(ref)} is not used in the play phase at all, so 'cannot use {ref.text()} on ...' "
                     f"does not test the target {where(claim)}")
-        targets = self.game.legal_targets(player, mode.target, UsedCard.of(card))
+        targets = self.game.using.legal_targets(player, mode.target, UsedCard.of(card))
         bad = [n for n in claim.on if self.game.players[n - 1] in targets]
         if bad and usable:
             return f"seat {seat} can use {label_of(ref)} on seat {bad[0]}, but the script says it cannot {where(claim)}"

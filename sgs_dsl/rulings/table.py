@@ -10,6 +10,7 @@ import attrs
 
 from ..core.model import Card, Player
 from ..engine.kernel import Game
+from ..engine.parts import DEFAULT_PARTS, Parts
 from ..game import build_deck, ruleset_heroes
 from ..modes import make_mode
 from ..modes.base import BLANK_HP
@@ -18,8 +19,8 @@ from .model import CardRef, Ruling, SeatSpec
 from .script import Script, ScriptFailure
 
 
-def build_table(ruling: Ruling, library: Any) -> tuple[Game, Script]:
-    """The exact table of a ruling: nothing the fixture fixes is shuffled."""
+def build_table(ruling: Ruling, library: Any, parts: Parts = DEFAULT_PARTS) -> tuple[Game, Script]:
+    """The exact table of a ruling: nothing the fixture fixes is shuffled (`parts`: engine/parts.py)."""
     deck = build_deck(library, ruling.ruleset)
     pool = list(deck)
 
@@ -30,7 +31,7 @@ def build_table(ruling: Ruling, library: Any) -> tuple[Game, Script]:
                 return c
         raise ScriptFailure(f"{ref.text()} is not available in the deck")
 
-    mode = make_mode(library.ruleset(ruling.ruleset))
+    mode = (parts.mode or make_mode)(library.ruleset(ruling.ruleset))
     dealt = ruling.setup and bool(library.ruleset(ruling.ruleset).heroes)
     players = [_dealt_seat(spec) if dealt else _seat(spec, library, ruling, mode) for spec in ruling.seats]
     placed: list[tuple[Player, str, Card]] = []
@@ -41,7 +42,7 @@ def build_table(ruling: Ruling, library: Any) -> tuple[Game, Script]:
         placed += [(p, "pile:" + name, take(r)) for name, refs in spec.piles for r in refs]
     top = [take(r) for r in ruling.deck_top]
     discard = [take(r) for r in ruling.discard]
-    game = Game(library, players, [], [], mode, 0, log=True)
+    game = (parts.game or Game)(library, players, [], [], mode, 0, True, parts)
     game.deck = list(reversed(pool)) + list(reversed(top))  # the first listed card is on top
     game.all_cards = list(deck)
     game.hero_pool = tuple(h.name for h in ruleset_heroes(library, ruling.ruleset))  # for unused_heroes()
@@ -64,7 +65,7 @@ def build_table(ruling: Ruling, library: Any) -> tuple[Game, Script]:
     script = Script(ruling.steps, game)
     game.agents = [script.agent(p.seat + 1) for p in players]
     game.tracing = True
-    game.changed_skills()
+    game.skills.changed_skills()
     return game, script
 
 
@@ -107,7 +108,7 @@ def deal(game: Game, ruling: Ruling) -> None:
     game.lines.append(game.mode.opening(game))
     for spec, p in zip(ruling.seats, game.players, strict=True):
         if not spec.hand_given:
-            game.draw(p, game.mode.starting_hand)
+            game.zones.draw(p, game.mode.starting_hand)
 
 
 @attrs.define
