@@ -7,10 +7,10 @@ asked, always in seat order from the current player.
 
 from __future__ import annotations
 
-import attrs
+import attr
 
 
-@attrs.frozen(slots=True)
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class WindowSpec:
     id: str
     zh: str
