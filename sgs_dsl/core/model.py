@@ -205,10 +205,10 @@ class Damage:
 @attr.s(auto_attribs=True, eq=False, order=False)
 class Judge:
     player: Player
-    card: Card
+    card: Card | UsedCard  # a UsedCard: the judged player's filters read it (engine.filters)
 
     @property
-    def suit(self) -> str:
+    def suit(self) -> str | None:
         return self.card.suit
 
     @property
