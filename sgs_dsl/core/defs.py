@@ -9,6 +9,9 @@ import attr
 
 from ..syntax.diagnostics import Span
 
+# Classes here are `attr.s(auto_attribs=True)`, not slotted `attrs.define`/`attrs.frozen`: the form
+# mypyc compiles (docs/performance.md, "The compiled build"); frozen ones refuse writes by on_setattr.
+
 Fn = Callable[[Any], Any]  # a compiled expression or block: ctx -> value / signal
 
 

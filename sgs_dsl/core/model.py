@@ -10,6 +10,9 @@ import attr
 from ..syntax.diagnostics import Span
 from .defs import CardKind, Skill
 
+# Classes here are `attr.s(auto_attribs=True)`, not slotted `attrs.define`/`attrs.frozen`: the form
+# mypyc compiles (docs/performance.md, "The compiled build"); Card is frozen with an __init__ of its own.
+
 SUIT_ZH = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
 RANK_FACE = {1: "A", 11: "J", 12: "Q", 13: "K"}
 RED_SUITS = frozenset(("heart", "diamond"))

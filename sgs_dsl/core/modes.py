@@ -11,6 +11,9 @@ import attr
 
 from .model import ROLE_ZH
 
+# Classes here are `attr.s(auto_attribs=True)`, not slotted `attrs.define`/`attrs.frozen`: the form
+# mypyc compiles (docs/performance.md, "The compiled build"); frozen ones refuse writes by on_setattr.
+
 
 @attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class ModeOption:

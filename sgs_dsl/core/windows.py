@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import attr
 
+# Classes here are `attr.s(auto_attribs=True)`, not slotted `attrs.define`/`attrs.frozen`: the form
+# mypyc compiles (docs/performance.md, "The compiled build"); frozen ones refuse writes by on_setattr.
+
 
 @attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class WindowSpec:
