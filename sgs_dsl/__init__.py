@@ -1,3 +1,23 @@
 """sgs-dsl: a declarative rules language for Sanguosha (三國殺) and the engine that runs it."""
 
 __version__ = "0.1.0"
+
+# The modules every compiled build compiles (hatch_build.py's COMPILED_MODULES holds them all).
+_ALWAYS_COMPILED = ("sgs_dsl.core.defs", "sgs_dsl.core.model", "sgs_dsl.core.modes", "sgs_dsl.core.vocab",
+                    "sgs_dsl.core.windows")
+
+
+def compiled() -> bool:
+    """Is this the compiled build (`SGS_COMPILE=1 pip install .`): are the core modules C
+    extensions built by mypyc rather than Python source? Read from where they load, without
+    importing them."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+    from importlib.util import find_spec
+
+    origins = [getattr(find_spec(name), "origin", None) or "" for name in _ALWAYS_COMPILED]
+    return all(origin.endswith(tuple(EXTENSION_SUFFIXES)) for origin in origins)
+
+
+def build() -> str:
+    """Which build this is, as `sgs --version` names it."""
+    return "compiled with mypyc" if compiled() else "pure Python"

@@ -18,6 +18,7 @@ from typing import Any
 
 import click
 
+from sgs_dsl import build
 from sgs_dsl.files import (
     file_kind,
     output_file_problem,
@@ -563,7 +564,8 @@ def agent_spec(library: Any, ruleset: str, players: int, default: str | None, it
 
 
 @click.group(cls=SgsGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="sgs-dsl", prog_name="sgs")
+# the build too: pure Python, or compiled with mypyc (SGS_COMPILE=1, docs/performance.md)
+@click.version_option(package_name="sgs-dsl", prog_name="sgs", message=f"%(prog)s, version %(version)s ({build()})")
 def main() -> None:
     """sgs-dsl: the Sanguosha rules language and engine.
 

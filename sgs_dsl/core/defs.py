@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import attrs
+import attr
 
 from ..syntax.diagnostics import Span
+
+# Classes here are `attr.s(auto_attribs=True)`, not slotted `attrs.define`/`attrs.frozen`: the form
+# mypyc compiles (docs/performance.md, "The compiled build"); frozen ones refuse writes by on_setattr.
 
 Fn = Callable[[Any], Any]  # a compiled expression or block: ctx -> value / signal
 
@@ -22,21 +25,21 @@ class Ctx:
         self.vars = variables
 
 
-@attrs.frozen(slots=True)
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class TargetRule:
     kind: str  # self / one / one_other / all / all_others / dying
     cond: Fn | None
     card_free: bool = False  # cond never reads the card used (compiler._card_free): cards of a kind judge alike
 
 
-@attrs.frozen(slots=True)
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class UseMode:
     context: str  # play / dying / respond / counter
     target: TargetRule | None
     counter: Callable[[Any], bool] | None = None  # for counter: which used cards it answers
 
 
-@attrs.frozen(slots=True)
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class Concern:
     """One leading conjunct of a trigger's condition, read as data (compiler.guards):
     `VAR.FIELD... == you` (`player`) or `VAR.FIELD... == "TEXT"` (the text as the compiled
@@ -56,7 +59,7 @@ class Concern:
         return value is you if self.player else value == self.value
 
 
-@attrs.frozen(slots=True)
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class TriggerDef:
     window: str
     optional: bool
@@ -75,10 +78,10 @@ def mark_helpers(triggers: dict[str, list[TriggerDef]], chosen: bool) -> dict[st
     carry forced triggers that carry out that choice later (裸衣's +1): those are helpers, not
     invocations, so the log and the statistics do not count them as 發動."""
     chosen = chosen or any(t.optional for ts in triggers.values() for t in ts)
-    return {k: tuple(attrs.evolve(t, helper=chosen and not t.optional) for t in ts) for k, ts in triggers.items()}
+    return {k: tuple(attr.evolve(t, helper=chosen and not t.optional) for t in ts) for k, ts in triggers.items()}
 
 
-@attrs.frozen(slots=True)
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class ModifierDef:
     name: str  # limit / targets / distance_to / distance_from / attack_range / hand_limit
     matches: Callable[[Any], bool] | None
@@ -96,7 +99,7 @@ class ModifierDef:
         return self.name == "targets" and self.op == "+=" and self.subject == "you"
 
 
-@attrs.frozen(slots=True)
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class ViewAsDef:
     kind_name: str
     count: int
@@ -116,7 +119,7 @@ class ViewAsDef:
         return self.declared or (self.kind_name,)
 
 
-@attrs.frozen(slots=True)
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class ActiveDef:
     """A play-phase action: offered at free time while `cond` holds; `once` per play phase."""
 
@@ -127,7 +130,7 @@ class ActiveDef:
     span: Span | None = None  # where it is written: named when text it sets off runs away
 
 
-@attrs.frozen(slots=True)
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class AttachDef:
     """An action the skill gives others in their own play phase: offered while
     the owner lives and `cond` holds; `once` per acting player's play phase. ctx: you (the
@@ -139,7 +142,7 @@ class AttachDef:
     body: Fn
 
 
-@attrs.frozen(slots=True)
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class ForbidDef:
     """What the owner cannot do (`use`) or be chosen for (`target`) with matching cards."""
 
@@ -150,7 +153,7 @@ class ForbidDef:
     subject: str = "you"  # who is bound: you / others / all
 
 
-@attrs.frozen(slots=True)
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class FilterDef:
     """the owner's cards that match count as `suit` or as the card `kind_name`."""
 
@@ -161,14 +164,14 @@ class FilterDef:
     skill: str = ""
 
 
-@attrs.frozen(slots=True)
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class EquippedDef:
     """while the slot of `kind_name` is empty, the owner has that card's skill."""
 
     kind_name: str
 
 
-@attrs.define(slots=True, eq=False)
+@attr.s(auto_attribs=True, eq=False, order=False)
 class Skill:
     name: str
     id: str
@@ -191,36 +194,47 @@ class Skill:
 EQUIP_TYPES = frozenset({"weapon", "armor", "offense_horse", "defense_horse"})
 
 
-def _forget_modes(kind: CardKind, _attribute: Any, uses: Any) -> Any:
-    kind._modes = None  # the uses changed (the compiler, `like`): mode() reads them afresh
-    return uses
-
-
-@attrs.define(slots=True, eq=False)
+@attr.s(auto_attribs=True, eq=False, order=False)
 class CardKind:
+    """A card of the library. `type` cannot change once made (a read-only property); `uses`
+    may (the compiler, `like`), and its setter forgets what `mode` worked out from them.
+    Properties, not attrs' on_setattr hooks: a compiled writer skips a hook, never a setter."""
+
     name: str
     id: str
-    type: str = attrs.field(on_setattr=attrs.setters.frozen)  # basic / trick / delayed / weapon / armor / ...
+    _type: str = attr.ib(alias="type")  # basic / trick / delayed / weapon / armor / ...
     text: str
     span: Span
     nature: str = "normal"
     range: int = 1
-    uses: tuple[UseMode, ...] = attrs.field(default=(), on_setattr=_forget_modes)
+    _uses: tuple[UseMode, ...] = attr.ib(default=(), alias="uses")
     limit: int | None = None
     distance: int | None = None
     choose: tuple[tuple[str, TargetRule, str], ...] = ()  # variable, rule, title
     targets: int = 1  # how many targets a `one` / `one other` use may choose
     recast: int = 0  # > 0: may be recast (重鑄) in the play phase, drawing this many
     like: CardKind | None = None  # this card is a kind of that one (火殺 is a 殺)
-    blocks: dict[str, Fn] = attrs.field(factory=dict)
+    blocks: dict[str, Fn] = attr.ib(factory=dict)
     skill: Skill | None = None
     # read at every question: worked out from `type` once (it cannot change), and `uses` by context
-    is_equip: bool = attrs.field(init=False, repr=False)
-    _modes: dict[str, UseMode] | None = attrs.field(init=False, default=None, repr=False)
+    is_equip: bool = attr.ib(init=False, default=False, repr=False)
+    _modes: dict[str, UseMode] | None = attr.ib(init=False, default=None, repr=False)
 
-    @is_equip.default
-    def _is_equip(self) -> bool:
-        return self.type in EQUIP_TYPES
+    def __attrs_post_init__(self) -> None:
+        self.is_equip = self._type in EQUIP_TYPES
+
+    @property
+    def type(self) -> str:
+        return self._type
+
+    @property
+    def uses(self) -> tuple[UseMode, ...]:
+        return self._uses
+
+    @uses.setter
+    def uses(self, uses: tuple[UseMode, ...]) -> None:
+        self._uses = uses
+        self._modes = None  # mode() reads them afresh
 
     @property
     def rule_name(self) -> str:
@@ -253,7 +267,7 @@ class CardKind:
         return self.type in ("trick", "delayed")
 
 
-@attrs.frozen
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class CardSpec:
     """One card of a deck list: name, id, suit and rank."""
 
@@ -264,7 +278,7 @@ class CardSpec:
     type: str
 
 
-@attrs.frozen
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class Ruleset:
     name: str
     title: str
@@ -275,4 +289,4 @@ class Ruleset:
     options: dict[str, Any]
     span: Span
     lords: tuple[str, ...] = ()  # hero names the lord may always choose from (seed 000 §2)
-    mode_options: dict[str, Any] = attrs.field(factory=dict)  # the options the ruleset sets for its mode
+    mode_options: dict[str, Any] = attr.ib(factory=dict)  # the options the ruleset sets for its mode

@@ -6,9 +6,13 @@ import time
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-import attrs
+import attr
 
 from ..syntax.diagnostics import Span
+from .defs import CardKind, Skill
+
+# Classes here are `attr.s(auto_attribs=True)`, not slotted `attrs.define`/`attrs.frozen`: the form
+# mypyc compiles (docs/performance.md, "The compiled build"); Card is frozen with an __init__ of its own.
 
 SUIT_ZH = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
 RANK_FACE = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -27,27 +31,30 @@ def color_of(suit: str | None) -> str | None:
     return "red" if suit in RED_SUITS else "black"
 
 
-@attrs.frozen(slots=True, eq=False)
+@attr.s(auto_attribs=True, frozen=True, eq=False, order=False, init=False)
 class Card:
     """A physical card of the deck. Frozen: it keeps its kind, suit and rank for the whole
     game (a card that "counts as" another is a view of it: UsedCard, filters), so an engine
-    bug that writes a face fails where it writes."""
+    bug that writes a face fails where it writes. Its own __init__ (attrs' own writes the
+    instance __dict__, which a compiled class has not); attrs makes it frozen for mypy and at
+    run time, in both builds (docs/performance.md, "The compiled build")."""
 
     uid: int
-    kind: Any  # compiler.defs.CardKind
+    kind: CardKind
     suit: str
     rank: int
     # read at every question and move: worked out once, as the face never changes
-    color: str = attrs.field(init=False)
-    text: str = attrs.field(init=False, repr=False)
+    color: str
+    text: str = attr.ib(repr=False)
 
-    @color.default
-    def _color(self) -> str:
-        return "red" if self.suit in RED_SUITS else "black"
-
-    @text.default
-    def _text(self) -> str:
-        return f"【{self.kind.name}】{SUIT_ZH[self.suit]}{RANK_FACE.get(self.rank, str(self.rank))}"
+    def __init__(self, uid: int, kind: CardKind, suit: str, rank: int) -> None:
+        write = object.__setattr__  # past attrs' frozen __setattr__, as attrs' own __init__ does
+        write(self, "uid", uid)
+        write(self, "kind", kind)
+        write(self, "suit", suit)
+        write(self, "rank", rank)
+        write(self, "color", "red" if suit in RED_SUITS else "black")
+        write(self, "text", f"【{kind.name}】{SUIT_ZH[suit]}{RANK_FACE.get(rank, str(rank))}")
 
     @property
     def name(self) -> str:
@@ -61,11 +68,11 @@ class Card:
         return self.text
 
 
-@attrs.define(slots=True, eq=False)
+@attr.s(auto_attribs=True, eq=False, order=False)
 class UsedCard:
     """The card as used or played: a real card, or a virtual one made of zero or more real cards."""
 
-    kind: Any
+    kind: CardKind
     suit: str | None
     color: str | None
     rank: int
@@ -83,7 +90,7 @@ class UsedCard:
         return cls(card.kind, card.suit, card.color, card.rank, (card,), card.kind.nature)
 
     @classmethod
-    def virtual(cls, kind: Any, subcards: tuple[Card, ...] = ()) -> UsedCard:
+    def virtual(cls, kind: CardKind, subcards: tuple[Card, ...] = ()) -> UsedCard:
         suits = {c.suit for c in subcards}
         colors = {c.color for c in subcards}
         suit = suits.pop() if len(suits) == 1 else None
@@ -92,7 +99,7 @@ class UsedCard:
         return cls(kind, suit, color, rank, subcards, kind.nature)
 
     @classmethod
-    def face_down_as(cls, kind: Any, subcards: tuple[Card, ...]) -> UsedCard:
+    def face_down_as(cls, kind: CardKind, subcards: tuple[Card, ...]) -> UsedCard:
         """Cards used face down as `kind`: what they really are is hidden until questioned."""
         return cls(kind, None, None, 0, subcards, kind.nature, face_down=True)
 
@@ -104,7 +111,8 @@ class UsedCard:
         if self.filtered:  # the printed face, then what it counts as
             card = self.subcards[0]
             name = f"【{self.kind.name}】" if self.kind is not card.kind else ""
-            suit = SUIT_ZH[self.suit] if self.suit != card.suit else ""
+            shown = self.suit  # a filter's suit, or the card's own (a filtered card has one)
+            suit = SUIT_ZH[shown] if shown is not None and shown != card.suit else ""
             return f"{card.label()}(視為{suit}{name})"
         if self.face_down:
             return f"【{self.kind.name}】(扣置)"
@@ -114,7 +122,7 @@ class UsedCard:
         return f"【{self.kind.name}】({inner})" if inner else f"【{self.kind.name}】(視為)"
 
 
-@attrs.define(slots=True, eq=False)
+@attr.s(auto_attribs=True, eq=False, order=False)
 class Player:
     seat: int
     name: str
@@ -126,26 +134,26 @@ class Player:
     alive: bool = True
     chained: bool = False  # 連環狀態
     dying: bool = False
-    hand: list[Card] = attrs.field(factory=list)
-    equips: dict[str, Card] = attrs.field(factory=dict)
-    judge: list[Card] = attrs.field(factory=list)
-    skills: tuple[Any, ...] = ()
-    skipped: set[str] = attrs.field(factory=set)
-    used: dict[str, int] = attrs.field(factory=dict)  # card name -> uses this play phase
-    marks: dict[str, int] = attrs.field(factory=dict)  # named counters that skills keep
-    mark_until: dict[str, str] = attrs.field(factory=dict)  # mark -> "phase" / "turn" / "game"
-    turn_cards: list[str] = attrs.field(factory=list)  # names of the cards used or played this turn
+    hand: list[Card] = attr.ib(factory=list)
+    equips: dict[str, Card] = attr.ib(factory=dict)
+    judge: list[Card] = attr.ib(factory=list)
+    skills: tuple[Skill, ...] = ()
+    skipped: set[str] = attr.ib(factory=set)
+    used: dict[str, int] = attr.ib(factory=dict)  # card name -> uses this play phase
+    marks: dict[str, int] = attr.ib(factory=dict)  # named counters that skills keep
+    mark_until: dict[str, str] = attr.ib(factory=dict)  # mark -> "phase" / "turn" / "game"
+    turn_cards: list[str] = attr.ib(factory=list)  # names of the cards used or played this turn
     # player state
     turned: bool = False  # 翻面: face down; skips its next turn, turning face up
-    memory: dict[str, Any] = attrs.field(factory=dict)  # remembered values (`state` of skills)
-    spent: set[str] = attrs.field(factory=set)  # limited and wake skills already fired
+    memory: dict[str, Any] = attr.ib(factory=dict)  # remembered values (`state` of skills)
+    spent: set[str] = attr.ib(factory=set)  # limited and wake skills already fired
     skills_off: int = 0  # > 0: hero skills lose effect (技能失效), once per effect still lasting
     # turns and phases
     turn_skips: int = 0  # whole turns still to skip (skip_turn)
     play_ended: bool = False  # end_play: the play phase ends at its next free time
     # piles on the hero (武將牌上的牌): pile name -> its cards, oldest first
-    piles: dict[str, list[Card]] = attrs.field(factory=dict)
-    _label: tuple[str | None, str] = attrs.field(init=False, default=(None, ""), repr=False, eq=False)
+    piles: dict[str, list[Card]] = attr.ib(factory=dict)
+    _label: tuple[str | None, str] = attr.ib(init=False, default=(None, ""), repr=False, eq=False)
 
     @property
     def hurt(self) -> bool:
@@ -158,7 +166,7 @@ class Player:
         return cached[1]
 
 
-@attrs.define(slots=True, eq=False)
+@attr.s(auto_attribs=True, eq=False, order=False)
 class Use:
     """One use of a card, from declaration to the end of its resolution."""
 
@@ -168,24 +176,24 @@ class Use:
     context: str
     responded: Use | None = None
     current: Player | None = None
-    cancelled: set[int] = attrs.field(factory=set)  # ids of targets (or -1 for no target)
-    invalid: set[int] = attrs.field(factory=set)
-    armor_off: set[int] = attrs.field(factory=set)
-    need: dict[int, int] = attrs.field(factory=dict)  # target -> cancels needed (default 1)
-    no_response: set[int] = attrs.field(factory=set)  # seats that may not respond to it
+    cancelled: set[int] = attr.ib(factory=set)  # ids of targets (or -1 for no target)
+    invalid: set[int] = attr.ib(factory=set)
+    armor_off: set[int] = attr.ib(factory=set)
+    need: dict[int, int] = attr.ib(factory=dict)  # target -> cancels needed (default 1)
+    no_response: set[int] = attr.ib(factory=set)  # seats that may not respond to it
     damage_bonus: int = 0  # added to each damage its card deals (酒), from the start
-    vars: dict[str, Any] = attrs.field(factory=dict)  # the text's own values (`set use.NAME`), nothing else
+    vars: dict[str, Any] = attr.ib(factory=dict)  # the text's own values (`set use.NAME`), nothing else
     void: bool = False  # 作廢: questioned and false, it was never used
     # the engine's own records, which no text can name
     uncounterable: bool = False  # no card may counter this use
-    revealed: list[Card] = attrs.field(factory=list)  # cards text revealed during it, discarded at its end
-    ruled: set[tuple[str, int]] = attrs.field(factory=set)  # card rules that took effect on it, with their seat
+    revealed: list[Card] = attr.ib(factory=list)  # cards text revealed during it, discarded at its end
+    ruled: set[tuple[str, int]] = attr.ib(factory=set)  # card rules that took effect on it, with their seat
 
     def key(self, target: Player | None) -> int:
         return -1 if target is None else target.seat
 
 
-@attrs.define(slots=True, eq=False)
+@attr.s(auto_attribs=True, eq=False, order=False)
 class Damage:
     source: Player | None
     target: Player
@@ -195,16 +203,16 @@ class Damage:
     chained: bool = False  # arrived by chain transmission
     prevented: bool = False
     use: Use | None = None  # the use whose card dealt it
-    vars: dict[str, Any] = attrs.field(factory=dict)  # values set on the damage
+    vars: dict[str, Any] = attr.ib(factory=dict)  # values set on the damage
 
 
-@attrs.define(slots=True, eq=False)
+@attr.s(auto_attribs=True, eq=False, order=False)
 class Judge:
     player: Player
-    card: Card
+    card: Card | UsedCard  # a UsedCard: the judged player's filters read it (engine.filters)
 
     @property
-    def suit(self) -> str:
+    def suit(self) -> str | None:
         return self.card.suit
 
     @property
@@ -212,7 +220,7 @@ class Judge:
         return self.card.rank
 
 
-@attrs.define(slots=True, eq=False)
+@attr.s(auto_attribs=True, eq=False, order=False)
 class Asked:
     player: Player
     card: UsedCard  # a virtual card of the kind asked for, so patterns can test it
@@ -221,13 +229,13 @@ class Asked:
     provided: UsedCard | None = None
 
 
-@attrs.define(slots=True, eq=False)
+@attr.s(auto_attribs=True, eq=False, order=False)
 class Dying:
     player: Player
     damage: Damage | None
 
 
-@attrs.define(slots=True, eq=False)
+@attr.s(auto_attribs=True, eq=False, order=False)
 class Recover:
     player: Player
     amount: int
@@ -236,18 +244,18 @@ class Recover:
     card: UsedCard | None = None
 
 
-@attrs.define(slots=True, eq=False)
+@attr.s(auto_attribs=True, eq=False, order=False)
 class Move:
     """Cards leaving a player's hand or equipment (連營, 梟姬-like skills listen)."""
 
     player: Player
     zone: str
     card: Card  # the first card lost (the only one, for most moves)
-    cards: list[Card] = attrs.field(factory=list)  # every card this move took from `zone`
+    cards: list[Card] = attr.ib(factory=list)  # every card this move took from `zone`
     reason: str = "put"  # why they moved (vocab.REASONS): "discard" for cards 棄置
 
 
-@attrs.define(slots=True, eq=False)
+@attr.s(auto_attribs=True, eq=False, order=False)
 class Phase:
     name: str
     player: Player
@@ -294,7 +302,7 @@ MAX_COUNT = 1000  # the largest count one effect may ask for (cards to draw, ans
 MAX_INT = 10**9  # the largest magnitude of a number computed by text
 
 
-@attrs.define(slots=True, eq=False)
+@attr.s(auto_attribs=True, eq=False, order=False)
 class Budget:
     """One game's allowance. The compiled text ticks it: `steps` down, `depth` up and down."""
 

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
+import attr
 
 from .model import ROLE_ZH
 
+# Classes here are `attr.s(auto_attribs=True)`, not slotted `attrs.define`/`attrs.frozen`: the form
+# mypyc compiles (docs/performance.md, "The compiled build"); frozen ones refuse writes by on_setattr.
 
-@attrs.frozen
+
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class ModeOption:
     """An option a ruleset may set for its mode: `NAME VALUE;` among the ruleset's properties."""
 
@@ -25,7 +28,7 @@ class ModeOption:
     high: int = 99
 
 
-@attrs.frozen
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class ModeSpec:
     name: str
     title: str
@@ -33,8 +36,8 @@ class ModeSpec:
     options: tuple[ModeOption, ...]
     doc: str
     outcomes: tuple[str, ...]  # the winners a game can report, in report order ("draw" last)
-    allies: dict[str, frozenset[str]] = attrs.field(factory=dict)  # winner -> the sides sharing it
-    roles: dict[str, str] = attrs.field(factory=dict)  # the roles (`p.role`) it deals -> their Chinese names
+    allies: dict[str, frozenset[str]] = attr.ib(factory=dict)  # winner -> the sides sharing it
+    roles: dict[str, str] = attr.ib(factory=dict)  # the roles (`p.role`) it deals -> their Chinese names
 
     def option(self, name: str) -> ModeOption | None:
         return next((o for o in self.options if o.name == name), None)

@@ -7,10 +7,13 @@ asked, always in seat order from the current player.
 
 from __future__ import annotations
 
-import attrs
+import attr
+
+# Classes here are `attr.s(auto_attribs=True)`, not slotted `attrs.define`/`attrs.frozen`: the form
+# mypyc compiles (docs/performance.md, "The compiled build"); frozen ones refuse writes by on_setattr.
 
 
-@attrs.frozen(slots=True)
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class WindowSpec:
     id: str
     zh: str
