@@ -11,7 +11,7 @@ import pytest
 
 from sgs_dsl.compiler.library import load_library
 from sgs_dsl.core.model import GameOver
-from sgs_dsl.engine.invariants import InvariantBroken, Invariants
+from sgs_dsl.engine.invariants import DEFAULT_LEVEL, InvariantBroken, InvariantLevel, Invariants
 from sgs_dsl.engine.kernel import Game
 from sgs_dsl.game import play_game, setup
 from sgs_dsl.modes import identity
@@ -362,3 +362,68 @@ def test_a_kingdom_text_changes_in_hegemony_is_the_texts(library):
     mode.show(game, other, 0)
     other.kingdom = "god" if other.kingdom != "god" else "wei"  # not by text: the mode's check sees it
     assert any("but its generals are" in p for p in mode.invariant_problems(game))
+
+
+# ---------------------------------------------------------------- how often: the levels
+#: Games of its mode within which the default level must catch each breakage.
+CATCH_WITHIN = 300
+EVERY_BREAKAGE = [(b, m, RULESET, PLAYERS) for b, m in BREAKAGES] + MODE_BREAKAGES
+
+
+def first_catch(library, ruleset: str, players: int, message: str, level: str, seeds=range(CATCH_WITHIN)) -> int | None:
+    """The first seed whose game, checked at `level`, names the breakage (`message`)."""
+    for seed in seeds:
+        if any(message in v for v in play_game(library, ruleset, players, seed, invariants=level).violations):
+            return seed
+    return None
+
+
+@pytest.mark.parametrize("breakage,message,ruleset,players", EVERY_BREAKAGE, ids=[b.__name__ for b, *_ in EVERY_BREAKAGE])
+def test_each_breakage_is_caught_at_the_default_level(library, monkeypatch, breakage, message, ruleset, players):
+    """`sgs simulate`'s default level names every breakage within CATCH_WITHIN games (it stops
+    at the first game that does)."""
+    breakage(monkeypatch)
+    assert first_catch(library, ruleset, players, message, DEFAULT_LEVEL) is not None
+
+
+def test_the_turn_level_cannot_see_a_processing_leftover(library, monkeypatch):
+    """Why the default is not the cheaper `turn` level: a turn ends by sweeping the processing
+    area into the discard pile, so judge cards left there are gone by the check between turns,
+    in any number of games. In the batch's games that every free time catches, `turn` sees
+    nothing, and each of its checks finds the processing area empty."""
+    leave_judge_cards_in_processing(monkeypatch)
+    message = "left in the processing area at a free time"
+    caught = [seed for seed in SEEDS if first_catch(library, RULESET, PLAYERS, message, "every-free-time", [seed])]
+    assert caught
+    real, leftovers = Invariants.check, []
+
+    def check(self, free_time):
+        leftovers.append(len(self.game.processing))
+        return real(self, free_time)
+    monkeypatch.setattr(Invariants, "check", check)
+    for seed in caught:
+        assert play_game(library, RULESET, PLAYERS, seed, invariants="turn").violations == []
+    assert len(leftovers) > 10 * len(caught) and set(leftovers) == {0}
+
+
+def test_off_checks_nothing(library, monkeypatch):
+    """`off` builds no checker: a breakage every other level names at once goes unseen."""
+    duplicate_a_draw(monkeypatch)
+    assert first_catch(library, RULESET, PLAYERS, "is in two places", "turn", [0]) == 0
+    assert play_game(library, RULESET, PLAYERS, 0, invariants="off").violations == []
+
+
+@pytest.mark.parametrize("level", [level.value for level in InvariantLevel])
+def test_a_game_is_the_same_at_every_level(library, level):
+    """The checks only read the table: the unbroken engine plays the same games, log for log,
+    at every level, and breaks nothing at any."""
+    for seed in SEEDS[:4]:
+        checked = play_game(library, RULESET, PLAYERS, seed, log=True)
+        result = play_game(library, RULESET, PLAYERS, seed, log=True, invariants=level)
+        assert result.error is None and result.violations == []
+        assert (result.log, result.winner, result.turns) == (checked.log, checked.winner, checked.turns)
+
+
+def test_an_unknown_level_is_refused(library):
+    with pytest.raises(ValueError, match="'sometimes' is not a valid InvariantLevel"):
+        play_game(library, RULESET, PLAYERS, 0, invariants="sometimes")
