@@ -40,11 +40,11 @@ def batch_violations(library, ruleset: str = RULESET, players: int = PLAYERS) ->
 def lose_a_discarded_card(mp: pytest.MonkeyPatch) -> None:
     real = Game.to_discard
 
-    def to_discard(self, cards):
+    def to_discard(self, cards, reason="put"):
         cards = list(cards)
         if len(cards) > 1:
             self.take_out(cards.pop())  # out of its zone, into none
-        real(self, cards)
+        real(self, cards, reason)
     mp.setattr(Game, "to_discard", to_discard)
 
 
