@@ -222,9 +222,9 @@ def _heading(summary: dict[str, Any]) -> str:
     who = html.escape(describe_agents(summary.get("agents", {}).get("spec")))
     return (f"<h1>Balance: {html.escape(summary['ruleset'])}, {summary['players']} players</h1>"
             f"<p>{summary['games']} games ({summary['valid_games']} valid), seed {summary['seed']}, "
-            f"agents {who}; errors {summary['errors']}, capped {summary['capped']}"
-            + (f" (at the turn cap of {summary['max_turns']})" if "max_turns" in summary else "")
-            + (f"; {CHECKED[summary['invariants']]}" if summary.get("invariants") in CHECKED else "") + ".</p>")
+            f"agents {who}" + (f", {CHECKED[summary['invariants']]}" if summary.get("invariants") in CHECKED else "")
+            + f"; errors {summary['errors']}, capped {summary['capped']}"
+            + (f" (at the turn cap of {summary['max_turns']})" if "max_turns" in summary else "") + ".</p>")
 
 
 def render_html(summary: dict[str, Any], figures: Sequence[Path]) -> str:
