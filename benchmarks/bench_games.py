@@ -9,40 +9,19 @@ usage: python benchmarks/bench_games.py [--games 200] [--players 5 8] [--ruleset
 
 The first rows are of `--ruleset` (the default ruleset unless named), as before; the yardstick
 rows are always of `basic`. Card uses are the cards used (使用: in the play phase, in response,
-to counter, to save), not those played out (打出); sgs-dsl's are counted by wrapping
-`Game.use_card` while it plays (a call per use: well under 0.1% of the time).
+to counter, to save), not those played out (打出); sgs-dsl's are the games' own count
+(`GameResult.cards_used`).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import time
-from collections.abc import Iterator
 
 import _common
 
 YARDSTICK_RULESET = "basic"
 ROUNDS = 10  # the side-by-side games are played in this many alternating rounds
-
-
-@contextlib.contextmanager
-def counting_uses() -> Iterator[list[int]]:
-    """Count sgs-dsl's card uses while the block runs: [count]."""
-    from sgs_dsl.engine.kernel import Game
-
-    count = [0]
-    original = Game.use_card
-
-    def use_card(self, *args, **kwargs):
-        count[0] += 1
-        return original(self, *args, **kwargs)
-
-    Game.use_card = use_card
-    try:
-        yield count
-    finally:
-        Game.use_card = original
 
 
 def bench(ruleset: str | None, players: int, games: int, seed: int) -> dict:
@@ -85,10 +64,9 @@ def side_by_side(players: int, games: int, seed: int) -> tuple[dict, dict]:
     library = load_library()
 
     def sgs_round(seeds: list[int]) -> tuple[int, int, float]:
-        with counting_uses() as uses:
-            start = time.perf_counter()
-            turns = sum(play_game(library, YARDSTICK_RULESET, players, s).turns for s in seeds)
-            return turns, uses[0], time.perf_counter() - start
+        start = time.perf_counter()
+        results = [play_game(library, YARDSTICK_RULESET, players, s) for s in seeds]
+        return sum(r.turns for r in results), sum(r.cards_used for r in results), time.perf_counter() - start
 
     def yard_round(seeds: list[int]) -> tuple[int, int, float]:
         start = time.perf_counter()

@@ -12,6 +12,10 @@ Python, for before/after figures.
 
     python benchmarks/bench_instructions.py --ruleset basic --games 40
     python benchmarks/bench_instructions.py --ruleset standard --games 30 --tree /tmp/old
+    python benchmarks/bench_instructions.py --ruleset basic --games 40 --invariants turn
+
+`--invariants` checks the games at that level (`sgs simulate --invariants`; default: that of
+`sgs simulate`); leave it out for an older tree, which has no levels.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from sgs_dsl.compiler.library import load_library
 from sgs_dsl.sim.batch import run_batch
 library = load_library()
 if {games}:  # none: the load alone, to subtract
-    run_batch({ruleset!r}, {players}, {games}, {seed}, library=library)
+    run_batch({ruleset!r}, {players}, {games}, {seed}, library=library{level})
 """
 
 
@@ -45,8 +49,11 @@ LAYOUTS = (0, 37, 1000, 4099, 257, 12345)  # objects allocated first, one count 
 ENV = {**os.environ, "PYTHONHASHSEED": "0"}
 
 
-def play_code(tree: Path, ruleset: str, players: int, games: int, seed: int, layout: int = 0) -> str:
-    return PLAY.format(tree=str(tree), ruleset=ruleset, players=players, games=games, seed=seed, layout=layout)
+def play_code(tree: Path, ruleset: str, players: int, games: int, seed: int, layout: int = 0,
+              invariants: str | None = None) -> str:
+    level = "" if invariants is None else f", invariants={invariants!r}"
+    return PLAY.format(tree=str(tree), ruleset=ruleset, players=players, games=games, seed=seed, layout=layout,
+                       level=level)
 
 
 def warm(tree: Path, ruleset: str, players: int, seed: int) -> None:
@@ -55,9 +62,10 @@ def warm(tree: Path, ruleset: str, players: int, seed: int) -> None:
     subprocess.run([sys.executable, "-c", play_code(tree, ruleset, players, 1, seed)], env=ENV, check=True)
 
 
-def instructions(tree: Path, ruleset: str, players: int, games: int, seed: int, layout: int = 0) -> int:
+def instructions(tree: Path, ruleset: str, players: int, games: int, seed: int, layout: int = 0,
+                 invariants: str | None = None) -> int:
     """The instructions valgrind counts for one run of the batch in a fresh process."""
-    code = play_code(tree, ruleset, players, games, seed, layout)
+    code = play_code(tree, ruleset, players, games, seed, layout, invariants)
     run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                           sys.executable, "-c", code], capture_output=True, text=True, env=ENV, check=False)
     found = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
@@ -74,6 +82,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--tree", type=Path, default=_common.REPO, help="the checkout to measure (default: this one)")
     ap.add_argument("--layouts", type=int, default=3, help=f"heap layouts to count in (1 to {len(LAYOUTS)}; default 3)")
+    ap.add_argument("--invariants", choices=("every-free-time", "turn", "off"), default=None,
+                    help="the level the games are checked at (default: that of `sgs simulate`)")
     args = ap.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed: this benchmark counts instructions with it")
@@ -86,12 +96,14 @@ def main() -> None:
     played, bases = [], []
     for layout in LAYOUTS[:args.layouts]:
         base = instructions(tree, args.ruleset, args.players, 0, args.seed, layout)
-        played.append(instructions(tree, args.ruleset, args.players, args.games, args.seed, layout) - base)
+        played.append(instructions(tree, args.ruleset, args.players, args.games, args.seed, layout,
+                                   args.invariants) - base)
         bases.append(base)
     mean = sum(played) / len(played)
     print(_common.table([
-        (f"instructions, {args.games} {args.ruleset} games, {args.players} players (seed {args.seed}), "
-         f"mean of {len(played)} heap layouts", f"{mean / 1e6:,.0f}", "M"),
+        (f"instructions, {args.games} {args.ruleset} games, {args.players} players (seed {args.seed}"
+         f"{'' if args.invariants is None else ', invariants ' + args.invariants}), mean of {len(played)} heap layouts",
+         f"{mean / 1e6:,.0f}", "M"),
         ("spread over the layouts (lowest to highest)", f"{min(played) / 1e6:,.0f} to {max(played) / 1e6:,.0f}", "M"),
         ("instructions per game", f"{mean / args.games / 1e6:,.1f}", "M"),
         ("library load and start-up (subtracted)", f"{sum(bases) / len(bases) / 1e6:,.0f}", "M"),

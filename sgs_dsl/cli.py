@@ -525,6 +525,17 @@ library_option = click.option(
     help="Extra .sgs file or folder to load with the built-in library (repeatable).",
 )
 
+#: The invariant levels (`sgs_dsl.engine.invariants.InvariantLevel`, kept out of start-up) and
+#: the default one; a test holds them to the engine's.
+INVARIANT_LEVELS = ("every-free-time", "turn", "off")
+DEFAULT_INVARIANTS = "every-free-time"
+invariants_option = click.option(
+    "--invariants", type=click.Choice(INVARIANT_LEVELS), default=DEFAULT_INVARIANTS, show_default=True,
+    help="How often each game's invariants are checked: at every free time (a bug is named where it happened), "
+    "after each turn and at the end only (cheaper; misses what a turn undoes, such as cards left in the "
+    "processing area), or off. A game that breaks one counts as an error. See docs/reliability.md.",
+)
+
 agents_option = click.option(
     "--agents", "agents_all", default=None, metavar="NAME",
     help="The agent of every seat: random or heuristic  [default: random].",
@@ -611,7 +622,9 @@ def check(paths: tuple[Path, ...]) -> None:
 @click.option("--seed", "-s", type=int, default=None, help="Game seed (default: a random one, printed).")
 @max_turns_option
 @library_option
-def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: int, extra: tuple[Path, ...]) -> None:
+@invariants_option
+def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: int, extra: tuple[Path, ...],
+        invariants: str) -> None:
     """Play one game with random agents and print its log.
 
     \b
@@ -628,7 +641,7 @@ def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: i
         seed = secrets.randbelow(2**31)
     from sgs_dsl.game import play_game, turn_cap
 
-    result = play_game(library, name, players, seed, log=True, max_turns=max_turns)
+    result = play_game(library, name, players, seed, log=True, max_turns=max_turns, invariants=invariants)
     _out(f"# ruleset {name}, {players} players, seed {seed}")
     for line in result.log:
         _out(line)
@@ -822,6 +835,7 @@ def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **o
 )
 @agents_option
 @agent_option
+@invariants_option
 def simulate(
     ruleset: str | None,
     players: int | None,
@@ -838,6 +852,7 @@ def simulate(
     game_timeout: float | None,
     agents_all: str | None,
     agent_items: tuple[str, ...],
+    invariants: str,
 ) -> None:
     """Play many games (random agents, or --agents/--agent); print win rates by role and game statistics.
 
@@ -852,12 +867,12 @@ def simulate(
     files, library, name, players, agents = _batch_table(extra, ruleset, players, agents_all, agent_items)
     batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
                         library=library, game_timeout=game_timeout, backend=backend, address=address,
-                        agents=agents)
+                        agents=agents, invariants=invariants)
     from sgs_dsl.game import turn_cap
 
     report = summarize(batch.records, ruleset=name, players=players, seed=seed,
                        max_turns=turn_cap(library, name, max_turns), elapsed_s=batch.elapsed_s,
-                       mode=library.ruleset(name).mode, agent_spec=agents.as_json())
+                       mode=library.ruleset(name).mode, agent_spec=agents.as_json(), invariants=invariants)
     if skill_stats:
         from sgs_dsl.catalog import heroes_of
         from sgs_dsl.sim.stats import format_skill_stats
@@ -928,7 +943,7 @@ def _make_folder(out: Path) -> None:
 
 
 def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns: int, batch: Any,
-                     agents: Any) -> dict[str, Any]:
+                     agents: Any, invariants: str) -> dict[str, Any]:
     """The simulate report of the batch, with its `balance` section over the clean games."""
     from sgs_dsl.catalog import heroes_of
     from sgs_dsl.game import turn_cap
@@ -938,7 +953,7 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
     mode = library.ruleset(name).mode
     summary = summarize(batch.records, ruleset=name, players=players, seed=seed,
                         max_turns=turn_cap(library, name, max_turns),
-                        elapsed_s=batch.elapsed_s, mode=mode, agent_spec=agents.as_json())
+                        elapsed_s=batch.elapsed_s, mode=mode, agent_spec=agents.as_json(), invariants=invariants)
     clean = [r for r in batch.records if not r.failed and not r.timed_out]
     skills = {h.name: [s.name for s in h.skills] for h in heroes_of(library, name)}
     summary["balance"] = numbers = balance_numbers(clean, skills, mode)
@@ -965,9 +980,10 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
 @max_turns_option
 @library_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar (there is none when stderr is not a terminal).")
+@invariants_option
 def balance(ruleset: str | None, players: int | None, games: int, seed: int, agents_all: str | None,
             agent_items: tuple[str, ...], jobs: int, out: Path | None, compare: tuple[Path, Path] | None,
-            max_turns: int, extra: tuple[Path, ...], quiet: bool) -> None:
+            max_turns: int, extra: tuple[Path, ...], quiet: bool, invariants: str) -> None:
     """A balance report: win rates by role, by hero and by skill, with 95% intervals, and game length.
 
     \b
@@ -984,8 +1000,8 @@ def balance(ruleset: str | None, players: int | None, games: int, seed: int, age
     _need_matplotlib()
     files, library, name, players, agents = _batch_table(extra, ruleset, players, agents_all, agent_items)
     batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
-                        library=library, agents=agents)
-    summary = _balance_summary(library, name, players, seed, max_turns, batch, agents)
+                        library=library, agents=agents, invariants=invariants)
+    summary = _balance_summary(library, name, players, seed, max_turns, batch, agents, invariants)
     from sgs_dsl.sim.report import write_report
     from sgs_dsl.sim.stats import format_summary
 

@@ -12,7 +12,7 @@ import attrs
 
 from .agents.random_agent import RandomAgent
 from .core.model import Card, GameOver, Player, RulesError
-from .engine.invariants import InvariantBroken, Invariants
+from .engine.invariants import DEFAULT_LEVEL, InvariantBroken, InvariantLevel, Invariants
 from .engine.kernel import Game
 from .engine.parts import DEFAULT_PARTS, Parts
 from .modes import make_mode
@@ -34,6 +34,7 @@ class GameResult:
     fired: dict[str, int] = attrs.field(factory=dict)
     heroes: tuple[str, ...] = ()  # the hero of each seat; empty when the ruleset has no heroes
     timed_out: bool = False  # cut off at its time limit (play_game's game_timeout); error says so
+    cards_used: int = 0  # cards used (使用) in the game
 
 
 #: Makes a seat's agent from its player (role dealt, no hero yet) and the seat's seed.
@@ -90,13 +91,12 @@ def hero_names(game: Game) -> tuple[Any, ...]:
     return tuple(names[0] if len(names) == 1 else names for names in cards)
 
 
-def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> GameResult:
-    """Turns from the mode's first player, in the mode's order, until the game ends or the turn cap is reached; with
-    `check`, the invariants at every free time and after every turn (the first violation ends
-    the game and is reported)."""
-    invariants = Invariants.start(game) if check else None
-    if invariants is not None:
-        game.on_free_time = invariants.at_free_time
+def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, invariants: str = DEFAULT_LEVEL) -> GameResult:
+    """Turns from the mode's first player, in the mode's order, until the game ends or the turn cap is reached,
+    checked at the `invariants` level (`InvariantLevel`): at every free time, after every turn
+    and at the end; after every turn and at the end; or not at all. The first violation ends
+    the game and is reported."""
+    checker = _checker(game, InvariantLevel(invariants))
     violations: list[str] = []
     error = None
     winner, reason, capped = "draw", "", False
@@ -109,8 +109,8 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
                 capped, reason = True, f"達到{max_turns}回合上限，平局"
                 break
             game.extra_turns.take_turn(player)  # with the extra turns granted in it
-            if invariants is not None:
-                invariants.check(free_time=True)  # between turns: a free time, fully checked
+            if checker is not None:
+                checker.check(free_time=True)  # between turns: a free time, fully checked
             player = game.mode.next_player(game, player)
     except InvariantBroken as broken:
         violations = broken.problems
@@ -120,14 +120,24 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, check: bool = True) -> G
         error = f"rules error: {problem}"
     except Exception:  # an engine bug: reported, counted, never a crash of the batch
         error = traceback.format_exc()
-    if invariants is not None:
+    if checker is not None:
         game.on_free_time = None  # the game is over (and the game and its checker no longer hold each other)
         if error is None and not violations:
-            violations = invariants.problems(free_time=False, ended=ended)  # the game ended: not a free time
+            violations = checker.problems(free_time=False, ended=ended)  # the game ended: not a free time
     game.log(reason or (error or "").splitlines()[-1:][0] if (reason or error) else "")
     return GameResult(winner, game.turns, game.lines, game.windows_opened,
                       game.mode.sides(game), error, violations, capped, reason, dict(game.fired),
-                      hero_names(game), game.budget.timed_out)
+                      hero_names(game), game.budget.timed_out, game.cards_used)
+
+
+def _checker(game: Game, level: InvariantLevel) -> Invariants | None:
+    """The invariants of `game` at `level`, hooked to its free times at the finest level."""
+    if level is InvariantLevel.OFF:
+        return None
+    checker = game.parts.invariants.start(game)
+    if level is InvariantLevel.EVERY_FREE_TIME:
+        game.on_free_time = checker.at_free_time
+    return checker
 
 
 def turn_cap(library: Any, ruleset: str, max_turns: int = DEFAULT_MAX_TURNS) -> int:
@@ -139,7 +149,7 @@ def turn_cap(library: Any, ruleset: str, max_turns: int = DEFAULT_MAX_TURNS) -> 
 def play_game(library: Any, ruleset: str, players: int, seed: int, *, log: bool = False,
               max_turns: int = DEFAULT_MAX_TURNS, agents: list[Any] | None = None,
               game_timeout: float | None = None, agent_factory: AgentFactory | None = None,
-              parts: Parts = DEFAULT_PARTS) -> GameResult:
+              invariants: str = DEFAULT_LEVEL, parts: Parts = DEFAULT_PARTS) -> GameResult:
     try:
         game = setup(library, ruleset, players, seed, agents, log, agent_factory, parts)
     except RulesError as problem:  # text that fires on the opening hands (`on drawn`) ends the game
@@ -149,4 +159,4 @@ def play_game(library: Any, ruleset: str, players: int, seed: int, *, log: bool 
     max_turns = turn_cap(library, ruleset, max_turns)
     if game_timeout is not None:  # seconds of wall-clock time, checked at each action
         game.budget.limit_time(game_timeout)
-    return run(game, max_turns)
+    return run(game, max_turns, invariants)

@@ -116,7 +116,8 @@ def _balance(out, *args, code=0):
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     out = tmp_path_factory.mktemp("balance") / "report"
-    result = _balance(out, "-r", "standard", "-p", "5", "-g", "16", "-s", "3", "--agent", "lord=heuristic")
+    result = _balance(out, "-r", "standard", "-p", "5", "-g", "16", "-s", "3", "--agent", "lord=heuristic",
+                      "--invariants", "turn")
     assert f"report: {out / 'index.html'}" in result.output
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     parser = Tables()
@@ -127,6 +128,8 @@ def report(tmp_path_factory):
 def test_balance_writes_the_summary_the_page_and_the_figures(report):
     out, summary, parser = report
     assert summary["games"] == 16 and summary["agents"]["spec"]["roles"] == {"lord": "heuristic"}
+    assert summary["invariants"] == "turn"  # the level the games were checked at, on the page too
+    assert "invariants checked after each turn and at the end only; errors 0" in (out / "index.html").read_text("utf-8")
     assert set(summary["balance"]) == {"roles", "heroes", "skills", "turn_histogram", "ids"}
     assert summary["balance"]["ids"]["曹操"] == "caocao"  # the figures' labels without a CJK font
     for name in FIGURES:

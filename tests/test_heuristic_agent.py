@@ -193,6 +193,9 @@ class TableView:
     def recoveries(self) -> tuple:
         return self._recoveries
 
+    def resolving(self) -> tuple:
+        return ()  # no card being resolved to learn from
+
     def alive(self, seat: int) -> bool:
         return seat not in self._dead
 
@@ -228,7 +231,6 @@ def test_roles_counted_out_are_known() -> None:
 def test_an_answer_for_another_is_given_only_for_an_ally() -> None:
     view = TableView(1, ("lord", "loyalist", "rebel", None, None))
     view.turn = view.damage_count = view.recover_count = 0  # what the relation cache keys on
-    view.resolving = lambda: ()  # no card being resolved to learn from
     options = (Option("打出【閃】♦2", "card"), Option("不打出", None))
     for seat, gives in ((0, True), (2, False)):  # for the lord, a known ally; for a known rebel
         request = Request(1, "respond", "是否為…打出【閃】？", options, for_seat=seat)

@@ -14,6 +14,8 @@ from checking import skill
 from sgs_dsl.compiler.library import check_paths, load_library
 from sgs_dsl.core.model import RulesError
 from sgs_dsl.engine.invariants import check_invariants
+from sgs_dsl.engine.parts import Parts
+from sgs_dsl.engine.turn import Turn
 from sgs_dsl.game import run, setup
 from sgs_dsl.rulings.parser import parse_rulings
 from sgs_dsl.rulings.runner import build_table
@@ -66,14 +68,14 @@ def test_extra_turns_come_first_and_the_regular_order_resumes(library):
     assert game.turn_log[:4] == [first, second, first, second]
 
 
+class GrantingTurn(Turn):
+    def play_turn(self, p, start=None, extra=False):  # a turn that grants one more: runaway text
+        self.game.extra_turns.grant_extra_turn(p)
+
+
 def test_extra_turns_that_never_stop_are_a_rules_error(library):
-    game = setup(library, "basic", 2, seed=1)
+    game = setup(library, "basic", 2, seed=1, parts=Parts(turn=GrantingTurn))
     player = game.players[0]
-
-    def granting(p, start=None, extra=False):  # a turn that grants one more: runaway text
-        game.extra_turns.grant_extra_turn(p)
-
-    game.turn.play_turn = granting
     with pytest.raises(RulesError, match="more than 100 extra turns"):
         game.extra_turns.take_turn(player)
 

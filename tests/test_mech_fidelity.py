@@ -17,6 +17,7 @@ from sgs_dsl.core.model import Move, Use, UsedCard
 from sgs_dsl.engine.hp import Hp
 from sgs_dsl.engine.kernel import Game
 from sgs_dsl.engine.parts import DEFAULT_PARTS, Parts
+from sgs_dsl.engine.triggers import Triggers
 from sgs_dsl.engine.zones import Zones
 from sgs_dsl.rulings.parser import parse_rulings
 from sgs_dsl.rulings.runner import build_table
@@ -134,18 +135,22 @@ def test_each_card_fires_once_per_card_and_sees_that_card(library):
     assert ctx_cards == lost
 
 
+class DamageWindows(Triggers):
+    """Windows that only record the damage they would carry (no skill hears them)."""
+
+    amounts: list = []
+
+    def open_window(self, name, variables, extra=None):
+        if "damage" in variables:
+            self.amounts.append((name, variables["damage"].amount))
+
+
 def test_a_damage_carries_its_uses_bonus_from_the_start_and_not_by_transmission(library):
-    game = table(library)
+    amounts = DamageWindows.amounts = []
+    game = table(library, Parts(triggers=DamageWindows))
     a, b, c = game.players
     card = UsedCard.of(a.hand[0])
     use = Use(card, a, [b], "play", damage_bonus=1)
-    amounts = []
-
-    def window(name, variables, extra=None):
-        if "damage" in variables:
-            amounts.append((name, variables["damage"].amount))
-
-    game.triggers.open_window = window
     game.use_stack.append(use)
     game.hp.damage(b, 1, source=a, card=card)
     game.hp.damage(c, 1, source=a, card=card, chained=True)

@@ -14,6 +14,8 @@ from table import TOTAL, find, make_table, specs
 
 from sgs_dsl.compiler.library import load_library
 from sgs_dsl.engine.invariants import InvariantBroken, Invariants, check_invariants
+from sgs_dsl.engine.parts import Parts
+from sgs_dsl.engine.triggers import Triggers
 from sgs_dsl.rulings.parser import parse_rulings
 from sgs_dsl.syntax.diagnostics import SgsError
 
@@ -84,10 +86,19 @@ def test_cards_that_move_together_open_one_window_per_player_and_zone(library):
     assert specs(game.discard_pile) == ["殺 ♠7", "閃 ♦2", "諸葛連弩 ♣A"]
 
 
+class LostWindows(Triggers):
+    """Windows that only record the cards each move carries (no skill hears them)."""
+
+    seen: list = []
+
+    def open_window(self, window, variables, extra=None):
+        self.seen.append(specs(variables["move"].cards))
+
+
 def test_the_window_carries_every_card_lost(library):
-    seen = []
-    game = make_table(library, seats=[dict(role="lord", hand=["殺 ♠7", "閃 ♦2"]), dict()])
-    game.triggers.open_window = lambda window, variables: seen.append(specs(variables["move"].cards))
+    seen = LostWindows.seen = []
+    game = make_table(library, seats=[dict(role="lord", hand=["殺 ♠7", "閃 ♦2"]), dict()],
+                      parts=Parts(triggers=LostWindows))
     game.tracing = True  # a window nobody hears is only counted (no payload is built) unless traced
     game.zones.to_discard(list(game.players[0].hand), "discard")
     assert seen == [["殺 ♠7", "閃 ♦2"]]

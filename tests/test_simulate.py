@@ -10,6 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from sgs_dsl.cli import main
+from sgs_dsl.engine.hp import Hp
+from sgs_dsl.engine.parts import Parts
 from sgs_dsl.sim import GameRecord, derive_seed, run_batch, summarize, wilson_interval
 from sgs_dsl.sim.stats import TIMING_KEYS, format_summary, seat_won, strip_timing
 
@@ -180,3 +182,77 @@ def test_crashing_and_violating_games_are_counted_not_raised(monkeypatch, tmp_pa
     assert [s["game"] for s in report["error_samples"]] == [1, 2]
     assert "ZeroDivisionError: engine bug" in report["error_samples"][0]["error"]
     assert "card count changed" in report["error_samples"][1]["error"]
+
+
+# --- how often the invariants are checked ------------------------------------------------------
+
+
+def test_the_cli_offers_the_engines_invariant_levels():
+    from sgs_dsl.cli import DEFAULT_INVARIANTS, INVARIANT_LEVELS
+    from sgs_dsl.engine.invariants import DEFAULT_LEVEL, InvariantLevel
+    from sgs_dsl.sim.stats import CHECKED
+
+    assert INVARIANT_LEVELS == tuple(level.value for level in InvariantLevel) == tuple(CHECKED)
+    assert DEFAULT_INVARIANTS == DEFAULT_LEVEL
+
+
+@pytest.mark.parametrize("level, text", [(None, "invariants checked at every free time"),
+                                         ("turn", "invariants checked after each turn and at the end only"),
+                                         ("off", "invariants not checked")])
+def test_the_invariant_level_is_recorded_in_the_report(tmp_path, level, text):
+    args = ["-p", "5", "-g", "3", "-s", "2", *(["--invariants", level] if level else [])]
+    out = tmp_path / "r.json"
+    result = CliRunner().invoke(main, ["simulate", "-q", "--json", str(out), *args])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text(encoding="utf-8"))["invariants"] == (level or "every-free-time")
+    assert result.output.splitlines()[0] == f"ruleset standard, 5 players, 3 games, seed 2, {text}"
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["run"], ["balance", "--out", "unused"]])
+def test_an_unknown_invariant_level_is_a_usage_error(command):
+    result = CliRunner().invoke(main, [*command, "--invariants", "sometimes"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert ("Invalid value for '--invariants': 'sometimes' is not one of 'every-free-time', 'turn', 'off'"
+            in result.output)
+
+
+def test_run_batch_refuses_an_unknown_level_before_any_game():
+    with pytest.raises(ValueError, match="'every_turn' is not a valid InvariantLevel"):
+        run_batch("no such ruleset", 5, 1, 0, invariants="every_turn")
+
+
+class RecoveryPastMaxHp(Hp):
+    """An engine bug the checks name: a recovery one point past max hp (the batch's parts
+    travel to the workers)."""
+
+    def recover(self, player, amount, source=None, card=None):
+        before = player.hp
+        super().recover(player, amount, source, card)
+        if player.hp > before:
+            player.hp += 1
+
+
+BROKEN = Parts(hp=RecoveryPastMaxHp)
+
+
+@pytest.mark.parametrize("level", ["turn", "off"])
+def test_the_level_reaches_the_worker_processes(level):
+    records = run_batch("standard", 5, 8, 4, jobs=2, invariants=level, parts=BROKEN).records
+    violations = [v for r in records for v in r.violations]
+    assert bool(violations) == (level != "off"), violations
+    assert all("above its max hp" in v for v in violations)
+
+
+@pytest.mark.parametrize("level", ["turn", "off"])
+def test_the_level_reaches_a_ray_actor(level):
+    """The body of a Ray actor (`GameWorker`, run here without Ray) plays at the batch's level."""
+    from pathlib import Path
+
+    from sgs_dsl.compiler.library import load_library
+    from sgs_dsl.engine.invariants import InvariantLevel
+    from sgs_dsl.sim.batch import BatchSettings
+    from sgs_dsl.sim.ray_backend import GameWorker, library_sources
+
+    sources = library_sources([Path(f) for f in load_library().files])
+    records, _ = GameWorker(sources, BatchSettings("standard", 5, 4, invariants=InvariantLevel(level), parts=BROKEN)).play(0, 8)
+    assert any(r.violations for r in records) == (level != "off")

@@ -12,11 +12,28 @@ docs/reliability.md ("Invariants") lists every check and its message."""
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import attrs
 
 from ..core.model import GameOver
+
+
+class InvariantLevel(enum.StrEnum):
+    """How much of a game is checked (`sgs simulate --invariants`): at every free time inside a
+    turn, between turns and at the end (a bug is named where it happened); between turns and at
+    the end only (the full check: a bug is named at the end of the turn it happened in, unless
+    the turn undid it); or not at all. The game played is the same at every level, up to the
+    first violation, where a checked game stops."""
+
+    EVERY_FREE_TIME = "every-free-time"
+    TURN = "turn"
+    OFF = "off"
+
+
+#: The level games are checked at unless told: see docs/reliability.md ("How often").
+DEFAULT_LEVEL = InvariantLevel.EVERY_FREE_TIME
 
 
 class InvariantBroken(Exception):

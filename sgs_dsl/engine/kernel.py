@@ -71,11 +71,13 @@ class Game:
         self.current: Player = players[0]
         self.turns = 0
         self.windows_opened = 0
+        self.cards_used = 0  # cards used (使用), not played out (打出): the benchmarks' unit of work
         # bumped when what a mode keeps of the seats may have changed (the skills in play: a
         # general shown, hidden or removed; a kingdom or hero text changed): the free-time
         # invariants ask the mode about its own state only then (invariants.py)
         self.seats_version = 0
         self.use_stack: list[Use] = []
+        self.parts = parts  # what it is built from (engine/parts.py)
         self.budget = parts.budget()  # what the text may still spend: steps, nesting, time
         self.all_cards: list[Card] = list(deck)
         self._listeners: dict[str, list[tuple[Player, Skill, TriggerDef]]] | None = None

@@ -1,5 +1,5 @@
-"""What a game is built from: the class of each process, the budget, the game's own class and
-its mode. The defaults are the engine; a tool or a test that needs a game to behave otherwise
+"""What a game is built from: the class of each process, the budget, the invariant checks, the
+game's own class and its mode. The defaults are the engine; a tool or a test that needs a game to behave otherwise
 (to watch what it shows each seat, count the cards used, undo a fix to see a check catch it)
 hands `setup` other parts (`attrs.evolve(DEFAULT_PARTS, zones=MyZones)`), never patches the
 engine: a compiled engine would not see a patch."""
@@ -19,6 +19,7 @@ from .extra_turns import ExtraTurns
 from .filters import Filters
 from .game_start import GameStart
 from .hp import Hp
+from .invariants import Invariants
 from .labelled import Labelled
 from .moves import Moves
 from .pindian import PointFights
@@ -44,6 +45,7 @@ class Parts:
     game: type[Game] | None = None
     mode: Callable[[Any], Any] | None = None
     budget: Callable[[], Budget] = Budget
+    invariants: type[Invariants] = Invariants  # the checks `run` and rulings make
     seats: type[Seats] = Seats
     skills: type[Skills] = Skills
     triggers: type[Triggers] = Triggers

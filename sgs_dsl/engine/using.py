@@ -460,6 +460,7 @@ class Using:
                  counterable: bool = True) -> Use:
         """The whole process of using a card (使用), per DESIGN.md "Timing". `extra`: the
         players its `choose` clauses picked, by name."""
+        self.game.cards_used += 1
         self.game.budget.enter(card.kind.span)  # a runaway chain of uses names the card's text
         try:
             return self._use(user, card, targets, context, responded, extra or {}, counterable)

@@ -35,7 +35,7 @@ class CampusMode(IdentityMode):
         lord, loyal, rebel, renegade = TWO_RENEGADES if self.option("renegades") == 2 else CAMPUS_ROLES[n]
         rest = ["loyalist"] * loyal + ["rebel"] * rebel + ["renegade"] * renegade
         rng.shuffle(rest)
-        return seat_roles(["lord"] * lord + rest, rng, with_heroes)
+        return seat_roles(["lord"] * lord + rest, rng, with_heroes, self.lord_bonus(n))
 
     def opening(self, game: Any) -> str:
         lord = next(p for p in game.players if p.role == "lord")

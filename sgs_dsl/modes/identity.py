@@ -35,11 +35,6 @@ def deal_roles(n: int, rng: Any, table: str = "standard") -> list[str]:
     return ["lord"] * lord + rest
 
 
-def lord_bonus(n: int) -> int:
-    """The lord's extra max hp: +1 from 5 players up (seed 000 §3)."""
-    return 1 if n >= 5 else 0
-
-
 def per_seat(players: int) -> int:
     """How many heroes each seat but the lord is dealt."""
     return HERO_CHOICES_AT_TEN if players == 10 else HERO_CHOICES
@@ -52,7 +47,7 @@ class IdentityMode(Mode):
     lord_extra_choices = LORD_EXTRA_CHOICES  # random heroes the lord chooses from, besides the ruleset's lords
 
     def seats(self, n: int, rng: random.Random, with_heroes: bool) -> list[Player]:
-        return seat_roles(deal_roles(n, rng, self.option("roles") or "standard"), rng, with_heroes)
+        return seat_roles(deal_roles(n, rng, self.option("roles") or "standard"), rng, with_heroes, self.lord_bonus(n))
 
     def choose_heroes(self, game: Any, pool: list[Any], rng: Any) -> None:
         """Hero selection (seed 000 §2): the lord chooses from the ruleset's lords and 2 random
@@ -70,7 +65,7 @@ class IdentityMode(Mode):
         if not options:
             raise ValueError("the ruleset's hero packages have no heroes")
         chosen = game.ask(lord, "hero", "選擇武將（主公）", [Option(h.name, h) for h in options], "選將").value
-        seat_hero(lord, chosen, lord_bonus(len(players)))
+        seat_hero(lord, chosen, self.lord_bonus(len(players)))
         picked = f"{lord.seat + 1}號位主公選擇了{chosen.name}"  # the candidates are the chooser's to see
         game.log_hidden(f"{picked}（候選：{'、'.join(h.name for h in options)}）", picked, frozenset({lord.seat}))
         rest = [h for h in pool if h is not chosen]
@@ -96,7 +91,11 @@ class IdentityMode(Mode):
 
     def blank_hp(self, role: str, players: int) -> int:
         """The max hp of a blank hero in this role (rulings' tables use it)."""
-        return BLANK_HP + (lord_bonus(players) if role == "lord" else 0)
+        return BLANK_HP + (self.lord_bonus(players) if role == "lord" else 0)
+
+    def lord_bonus(self, players: int) -> int:
+        """The lord's extra max hp: +1 from 5 players up (seed 000 §3)."""
+        return 1 if players >= 5 else 0
 
     # ------------------------------------------------------------ during the game
     def has_skill(self, player: Player, skill: Any) -> bool:
@@ -143,15 +142,15 @@ class IdentityMode(Mode):
         return player.role if known else None
 
 
-def seat_roles(roles: list[str], rng: Any, with_heroes: bool) -> list[Player]:
+def seat_roles(roles: list[str], rng: Any, with_heroes: bool, lord_bonus: int) -> list[Player]:
     """A seat per role, in order: without a hero until the heroes are chosen, or (a ruleset
-    without heroes) a blank hero of a random gender, the lord's bonus included."""
+    without heroes) a blank hero of a random gender, with the lord's bonus (`lord_bonus`)."""
     seats = []
     for i, role in enumerate(roles):
         if with_heroes:
             seats.append(Player(i, "", "", 0, 0, role))
             continue
-        hp = BLANK_HP + (lord_bonus(len(roles)) if role == "lord" else 0)
+        hp = BLANK_HP + (lord_bonus if role == "lord" else 0)
         gender = rng.choice(("male", "female"))
         seats.append(Player(i, "無將" + ("(男)" if gender == "male" else "(女)"), gender, hp, hp, role))
     return seats

@@ -68,7 +68,7 @@ def _play_all(play: _Play, ruling: Ruling) -> None:
         if ruling.setup:
             deal(game, ruling)
             game.start.start_game()  # 遊戲開始時: only a ruling that plays the setup starts the game
-        invariants = Invariants.start(game, waive=True)  # what the table was set up with is not a failure
+        invariants = game.parts.invariants.start(game, waive=True)  # what the table was set up with is not a failure
         game.on_free_time = invariants.at_free_time
         for run in ruling.runs:
             if run.turns:

@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from sgs_dsl.agents.registry import AgentSpec, SeatAgents
+from sgs_dsl.engine.invariants import DEFAULT_LEVEL, InvariantLevel
 from sgs_dsl.engine.parts import DEFAULT_PARTS, Parts
 
 #: Default turn cap of one game (the engine ends a longer game as a capped draw).
@@ -117,10 +118,11 @@ def record_from_result(index: int, seed: int, result: Any, agents: Sequence[str]
 
 def play_one(
     library: Any, ruleset: str, players: int, root_seed: int, index: int, max_turns: int = DEFAULT_MAX_TURNS,
-    game_timeout: float | None = None, agents: AgentSpec | None = None, parts: Parts = DEFAULT_PARTS,
+    game_timeout: float | None = None, agents: AgentSpec | None = None, invariants: str = DEFAULT_LEVEL,
+    parts: Parts = DEFAULT_PARTS,
 ) -> GameRecord:
     """Play game ``index`` of a batch, its seats played as ``agents`` says (all random by
-    default). Never raises for a failing game: it becomes an error row.
+    default), checked at the ``invariants`` level. Never raises for a failing game: it becomes an error row.
     With ``game_timeout`` (seconds of wall-clock time), a game still running after it is cut
     off at its next action and kept as a ``timed_out`` row; a game that ends in time is played
     exactly as without the limit."""
@@ -130,7 +132,8 @@ def play_one(
     seat_agents = SeatAgents(agents or AgentSpec())
     try:
         result = play_game(library, ruleset, players, seed, log=False, max_turns=max_turns,
-                           game_timeout=game_timeout, agent_factory=seat_agents, parts=parts)
+                           game_timeout=game_timeout, agent_factory=seat_agents, invariants=invariants,
+                           parts=parts)
         return record_from_result(index, seed, result, seat_agents.names)
     except Exception:  # the simulator reports a crashing game, it does not crash with it
         return GameRecord(index=index, seed=seed, winner="error", turns=0, error=_clip(traceback.format_exc()))
@@ -151,6 +154,7 @@ class BatchSettings:
     max_turns: int = DEFAULT_MAX_TURNS
     game_timeout: float | None = None
     agents: AgentSpec = AgentSpec()
+    invariants: InvariantLevel = DEFAULT_LEVEL
     parts: Parts = DEFAULT_PARTS  # what each game is built from (engine/parts.py)
 
 
@@ -165,7 +169,8 @@ def play_chunk(library: Any, settings: BatchSettings, start: int, stop: int) -> 
     """Play games ``start`` to ``stop - 1``; return their records and the seconds it took."""
     began = time.perf_counter()
     records = [play_one(library, settings.ruleset, settings.players, settings.seed, i, settings.max_turns,
-                        settings.game_timeout, settings.agents, settings.parts) for i in range(start, stop)]
+                        settings.game_timeout, settings.agents, settings.invariants, settings.parts)
+                for i in range(start, stop)]
     return records, time.perf_counter() - began
 
 
@@ -213,6 +218,7 @@ def run_batch(
     backend: str = "local",
     address: str | None = None,
     agents: AgentSpec | None = None,
+    invariants: str = DEFAULT_LEVEL,
     parts: Parts = DEFAULT_PARTS,
 ) -> BatchResult:
     """Play ``games`` games; game ``i`` uses ``derive_seed(seed, i)``.
@@ -221,8 +227,9 @@ def run_batch(
     ``jobs=1`` and ``jobs=N`` are identical. ``on_result`` is called once per finished
     game, in index order (for a progress bar). Errors from loading the library
     (``SgsError``) propagate; errors inside a game become error records. ``agents`` says
-    which agent plays each seat (all random by default); it travels to every worker, as ``parts``
-    (what each game is built from, engine/parts.py) does. ``game_timeout``
+    which agent plays each seat (all random by default), ``invariants`` how often each game
+    is checked (``InvariantLevel``; a bad name is a ValueError before any game), and ``parts``
+    what each game is built from (engine/parts.py); all travel to every worker. ``game_timeout``
     (seconds, > 0) cuts off each game still running after that long: its record has
     ``timed_out`` set (wall-clock time decides which games those are, so only a batch with
     no cut-off game is reproducible).
@@ -236,12 +243,13 @@ def run_batch(
         raise ValueError("games must be at least 1")
     if game_timeout is not None and not game_timeout > 0:
         raise ValueError("game_timeout must be a positive number of seconds")
+    level = InvariantLevel(invariants)  # a ValueError naming the bad value, before the library loads
     extra = tuple(Path(p) for p in extra_paths)
     if library is None:
         from sgs_dsl.compiler.library import load_library
 
         library = load_library(extra)
-    settings = BatchSettings(ruleset, players, seed, max_turns, game_timeout, agents or AgentSpec(), parts)
+    settings = BatchSettings(ruleset, players, seed, max_turns, game_timeout, agents or AgentSpec(), level, parts)
     if backend == "ray":
         from sgs_dsl.sim import ray_backend
 

@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from ..files import write_atomic
-from .stats import describe_agents
+from .stats import CHECKED, describe_agents
 
 #: CJK fonts tried for hero and skill names, in order; without one the figures number the
 #: rows as the HTML tables do (matplotlib's own font has no CJK glyphs).
@@ -222,7 +222,8 @@ def _heading(summary: dict[str, Any]) -> str:
     who = html.escape(describe_agents(summary.get("agents", {}).get("spec")))
     return (f"<h1>Balance: {html.escape(summary['ruleset'])}, {summary['players']} players</h1>"
             f"<p>{summary['games']} games ({summary['valid_games']} valid), seed {summary['seed']}, "
-            f"agents {who}; errors {summary['errors']}, capped {summary['capped']}"
+            f"agents {who}" + (f", {CHECKED[summary['invariants']]}" if summary.get("invariants") in CHECKED else "")
+            + f"; errors {summary['errors']}, capped {summary['capped']}"
             + (f" (at the turn cap of {summary['max_turns']})" if "max_turns" in summary else "") + ".</p>")
 
 

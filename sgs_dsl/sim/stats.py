@@ -17,6 +17,10 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Report keys that depend on the machine and the moment, not on the games played.
 TIMING_KEYS: tuple[str, ...] = ("elapsed_s", "games_per_s", "windows_per_s")
 
+#: How the summary names each invariant level (`InvariantLevel`) the games were checked at.
+CHECKED = {"every-free-time": "invariants checked at every free time",
+           "turn": "invariants checked after each turn and at the end only", "off": "invariants not checked"}
+
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -80,13 +84,15 @@ def summarize(
     elapsed_s: float,
     mode: str = "identity",
     agent_spec: dict[str, Any] | None = None,
+    invariants: str | None = None,
 ) -> dict[str, Any]:
     """The report for one batch, as written by ``sgs simulate --json``.
 
     Win rates are over the games that finished cleanly (``valid_games``): a game with an
     internal error or an invariant violation counts under ``errors`` only, since its winner
     means nothing; a game cut off by the time limit counts under ``timed_out`` only.
-    ``agent_spec`` (``AgentSpec.as_json``) is recorded beside the agents that played.
+    ``agent_spec`` (``AgentSpec.as_json``) is recorded beside the agents that played, and
+    ``invariants``, the level the games were checked at (``InvariantLevel``), beside the seed.
     Everything except :data:`TIMING_KEYS` depends only on the games played.
     """
     records = sorted(records, key=lambda r: r.index)
@@ -103,6 +109,7 @@ def summarize(
         "games": len(records),
         "seed": seed,
         "max_turns": max_turns,
+        **({"invariants": str(invariants)} if invariants is not None else {}),
         "valid_games": n,
         "wins_by_side": wins_by_side,
         "turns": turn_stats([r.turns for r in clean]),
@@ -242,8 +249,10 @@ def strip_timing(report: dict[str, Any]) -> dict[str, Any]:
 
 def format_summary(report: dict[str, Any]) -> str:
     """The human-readable summary printed by ``sgs simulate``."""
+    checked = f", {CHECKED[report['invariants']]}" if report.get("invariants") in CHECKED else ""
     lines = [
-        f"ruleset {report['ruleset']}, {report['players']} players, {report['games']} games, seed {report['seed']}",
+        f"ruleset {report['ruleset']}, {report['players']} players, {report['games']} games, seed {report['seed']}"
+        + checked,
         f"wins by side over {report['valid_games']} valid games (95% Wilson interval):",
     ]
     for outcome, row in report["wins_by_side"].items():
