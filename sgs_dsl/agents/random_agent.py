@@ -14,9 +14,13 @@ class RandomAgent:
         self._bits = self.rng.getrandbits
 
     def choose(self, request: Request, view: Any) -> int:
+        return self.below(len(request.options))
+
+    def below(self, n: int) -> int:
+        """A uniform index below n (engine.decisions.UniformAgent: the engine may answer a
+        question for this agent by drawing its options this way until one is legal)."""
         # rng.randrange(n), drawn as it draws (k random bits until the number is below n)
         # without its argument checks: the agent answers every question of a batch
-        n = len(request.options)
         if n <= 0:
             raise ValueError("no option to choose from")
         k = n.bit_length()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 
@@ -54,3 +55,28 @@ class Agent(Protocol):
     (engine.view.SeatView), return the index of one option."""
 
     def choose(self, request: Request, view: Any) -> int: ...
+
+
+class UniformAgent(Protocol):
+    """An agent that answers every question uniformly at random among the legal options, and
+    says so by `below(n)`: a uniform index below n from its own seeded draws. The engine may then
+    answer for it without listing every legal option (`first_legal`): the same choice in law,
+    at the cost of the options it checks."""
+
+    def below(self, n: int) -> int: ...
+
+
+def first_legal(pool: Sequence[Option], legal: Callable[[Option], bool], below: Callable[[int], int]) -> Option:
+    """A uniformly random legal option of `pool`, checking as few as it can: options are drawn
+    uniformly without replacement until one is legal (the first legal option in a uniformly
+    random order is uniform over the legal ones)."""
+    order = list(range(len(pool)))
+    n = len(order)
+    while n:
+        j = below(n) if n > 1 else 0
+        option = pool[order[j]]
+        if legal(option):
+            return option
+        n -= 1
+        order[j] = order[n]
+    raise ValueError("no legal option to choose from")

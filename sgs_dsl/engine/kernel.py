@@ -31,7 +31,7 @@ from ..core.model import (
 )
 from ..syntax.diagnostics import Span
 from .bound_modifiers import Bound
-from .decisions import Option, Request
+from .decisions import Option, Request, first_legal
 from .history import History
 from .parts import DEFAULT_PARTS, Parts
 from .pindian import PointFight
@@ -183,11 +183,19 @@ class Game:
         self.lines.append(text)
 
     def ask(self, player: Player, kind: str, prompt: str, options: list[Option], asker: str | None = None,
-            for_seat: int | None = None) -> Option:
+            for_seat: int | None = None, legal: Callable[[Option], bool] | None = None) -> Option:
         """Put one question to a player's agent; the answer is one of the options. The prompt
         is shown as `ASKER：QUESTION`: `asker` names the rule asking (a phase, a card being
         used); when left out, the skill or card whose text is running asks. `for_seat`: the
-        player the answer is for, when it is not the one asked."""
+        player the answer is for, when it is not the one asked. With `legal`, `options` are
+        candidates and the legal options those it accepts, in order: an agent that answers
+        uniformly (decisions.UniformAgent) is answered for by drawing candidates until one is
+        legal, without the cost of checking them all (a traced game lists them all)."""
+        if legal is not None:
+            below = getattr(self.agents[player.seat], "below", None)
+            if below is not None and not self.tracing:
+                return first_legal(options, legal, below)
+            options = [o for o in options if legal(o)]
         asker = self.asker if asker is None else asker
         if asker:
             prompt = f"{asker}：{prompt}"

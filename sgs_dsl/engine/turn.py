@@ -244,9 +244,8 @@ class Turn:
                 return
             if self.game.on_free_time is not None:  # between actions nothing is resolving
                 self.game.on_free_time()
-            options = self.play_options(player)
-            options.append(Option(END_PLAY, None))
-            choice = self.game.ask(player, "play", "選擇要使用的牌", options, "出牌階段").value
+            candidates, legal = self.play_candidates(player)
+            choice = self.game.ask(player, "play", "選擇要使用的牌", candidates, "出牌階段", legal=legal).value
             if choice is None:
                 return
             self.game.budget.new_action()  # each free-time choice is an action of its own
@@ -254,6 +253,15 @@ class Turn:
         raise RulesError(f"more than {MAX_ACTIONS_PER_PHASE} actions in one play phase")
 
     def play_options(self, player: Player) -> list[Option]:
+        """The play phase's legal actions, in the order they are offered (ending it last)."""
+        candidates, legal = self.play_candidates(player)
+        return [o for o in candidates if legal(o)]
+
+    def play_candidates(self, player: Player) -> tuple[list[Option], Callable[[Option], bool]]:
+        """The play phase's actions before each card is checked, and the check: the actions
+        legal by construction (recasts, active skills, actions others' skills give, the mode's,
+        conversions to recast, ending the phase), and each card or conversion that may be
+        played, which `legal` accepts only if it can be played now."""
         options = [Option(f"重鑄{c.label()}", ("recast", c)) for c in player.hand if c.kind.recast]
         for skill in self.skills.offered_skills(player):
             for act in skill.actives:
@@ -266,17 +274,22 @@ class Turn:
         options += self.attached.attached_options(player)  # actions other players' skills give
         options += self.game.mode.play_options(self.game, player)
         options += self.recast_options(player)
+        options += [Option(label, (kind, subcards)) for label, kind, subcards in self.using.castable(player, "play")]
+        options.append(Option(END_PLAY, None))
         alike = self.using.kinds_judged_alike(player)
         verdicts: dict[CardKind, bool] = {}  # kind -> can_play, for real cards judged alike
-        for label, kind, subcards in self.using.castable(player, "play"):
+
+        def legal(option: Option) -> bool:
+            if option.value is None or option.value[0].__class__ is str:  # legal by construction
+                return True
+            kind, subcards = option.value
             ok = verdicts.get(kind) if alike and subcards[0] != "view_as" else None
             if ok is None:
                 ok = self.using.can_play(player, kind, self.hp.probe(player, kind, subcards))
                 if alike and subcards[0] != "view_as" and _card_free(kind):
                     verdicts[kind] = ok
-            if ok:
-                options.append(Option(label, (kind, subcards)))
-        return options
+            return ok
+        return options, legal
 
     def play_action(self, player: Player, kind: Any, subcards: Any) -> None:
         if kind == "recast":  # 重鑄: into the discard pile, then draw; not a use
