@@ -4,11 +4,11 @@ __version__ = "0.1.0"
 
 # The modules every compiled build compiles (hatch_build.py's COMPILED_MODULES holds them all).
 _ALWAYS_COMPILED = ("sgs_dsl.core.defs", "sgs_dsl.core.model", "sgs_dsl.core.modes", "sgs_dsl.core.vocab",
-                    "sgs_dsl.core.windows", "sgs_dsl.engine.kernel", "sgs_dsl.engine.using")
+                    "sgs_dsl.core.windows")
 
 
 def compiled() -> bool:
-    """Is this the compiled build (`SGS_COMPILE=1 pip install .`): are the core and engine modules C
+    """Is this the compiled build (`SGS_COMPILE=1 pip install .`): are the core modules C
     extensions built by mypyc rather than Python source? Read from where they load, without
     importing them."""
     from importlib.machinery import EXTENSION_SUFFIXES
