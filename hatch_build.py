@@ -15,16 +15,46 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-# The modules compiled, as paths from the repository root. Each must pass `mypy --strict`
-# (add its package to `files` in pyproject.toml's [tool.mypy]); the classes in them become
-# native classes (docs/performance.md lists what that rules out). All are built into one
-# shared library, so calls between them are native calls.
+# The modules compiled, as paths from the repository root: the core and the engine, every module
+# of them but two, which stay Python: core/native.py (it is how the pure build does without
+# mypy_extensions) and engine/parts.py (a frozen `Parts` travels to Ray's workers, and a frozen
+# native object does not pickle; it is read once a game). Each must pass `mypy --strict` (its package is in `files` in pyproject.toml's
+# [tool.mypy]); the classes in them become native classes (docs/performance.md lists what that
+# rules out). All are built into one shared library, so calls between them are native calls.
 COMPILED_MODULES = [
     "sgs_dsl/core/defs.py",
     "sgs_dsl/core/model.py",
     "sgs_dsl/core/modes.py",
     "sgs_dsl/core/vocab.py",
     "sgs_dsl/core/windows.py",
+    "sgs_dsl/engine/attached.py",
+    "sgs_dsl/engine/bound_modifiers.py",
+    "sgs_dsl/engine/choices.py",
+    "sgs_dsl/engine/damage_rules.py",
+    "sgs_dsl/engine/decisions.py",
+    "sgs_dsl/engine/describe.py",
+    "sgs_dsl/engine/extra_turns.py",
+    "sgs_dsl/engine/filters.py",
+    "sgs_dsl/engine/game_start.py",
+    "sgs_dsl/engine/history.py",
+    "sgs_dsl/engine/hp.py",
+    "sgs_dsl/engine/interfaces.py",
+    "sgs_dsl/engine/invariants.py",
+    "sgs_dsl/engine/kernel.py",
+    "sgs_dsl/engine/labelled.py",
+    "sgs_dsl/engine/moves.py",
+    "sgs_dsl/engine/pindian.py",
+    "sgs_dsl/engine/prohibits.py",
+    "sgs_dsl/engine/questioning.py",
+    "sgs_dsl/engine/seats.py",
+    "sgs_dsl/engine/skills.py",
+    "sgs_dsl/engine/state.py",
+    "sgs_dsl/engine/triggers.py",
+    "sgs_dsl/engine/turn.py",
+    "sgs_dsl/engine/using.py",
+    "sgs_dsl/engine/view.py",
+    "sgs_dsl/engine/viewas.py",
+    "sgs_dsl/engine/zones.py",
 ]
 # The shared library holding the compiled code: sgs_dsl/_compiled__mypyc.<platform>.so
 GROUP = "sgs_dsl._compiled"

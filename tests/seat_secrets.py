@@ -281,22 +281,6 @@ class Watch:
         return not self._hides_roles() or self._knows_role(seat, p)
 
 
-class WatchedLines(list):
-    """The game's log: every line added is handed to the watch (the log only grows)."""
-
-    def __init__(self, watch: Watch):
-        super().__init__()
-        self.watch = watch
-
-    def append(self, text: str) -> None:
-        super().append(text)
-        self.watch.line_added(len(self) - 1)
-
-    def extend(self, texts: Iterable[str]) -> None:
-        for text in texts:
-            self.append(text)
-
-
 class WatchedGame(Game):
     """A Game whose log and whose mode's hooks the watch follows (its processes: below)."""
 
@@ -306,7 +290,6 @@ class WatchedGame(Game):
         super().__init__(*args, **kwargs)
         self.tracing = self.traced
         self.watch = Watch(self)
-        self.lines = WatchedLines(self.watch)
         for agent in self.agents:
             if isinstance(agent, WatchingAgent):
                 agent.watch = self.watch
@@ -314,6 +297,10 @@ class WatchedGame(Game):
         if hasattr(mode, "generals"):
             mode.look_general = self._look_general
         mode.check_victory = self._check_victory
+
+    def add_line(self, text: str) -> None:  # every line added is handed to the watch (the log only grows)
+        super().add_line(text)
+        self.watch.line_added(len(self.lines) - 1)
 
     def _check_victory(self, game: Any) -> None:
         try:

@@ -114,7 +114,6 @@ def make_table(lib: Any = None, seats: list[dict] = (), deck_top: list[str] = ()
         declines = decline.get(i, True) if isinstance(decline, dict) else decline
         agents.append(TableAgent(list(answers.get(i, [])), DECLINES if declines else (), journal))
     game = Game(lib, players, deck, agents, IdentityMode(), seed, log, parts)
-    game.journal = journal  # every question answered, in order: (seat, kind, answer label)
     for p, s in zip(players, seats, strict=True):
         p.hand.extend(_take(game.deck, c) for c in s.get("hand", ()))
         for text in s.get("equips", ()):
@@ -139,6 +138,12 @@ def finish(game: Game) -> None:
     left = unused(game)
     assert left == {}, f"scripted answers never asked for: {left}"
     assert check_invariants(game, TOTAL) == []
+
+
+def journal(game: Game) -> list[tuple[int, str, str]]:
+    """Every question of the table answered, in order: (seat, kind, answer label); its agents
+    share the list."""
+    return game.agents[0].journal
 
 
 def asked(game: Game, seat: int, kind: str | None = None) -> list[Request]:

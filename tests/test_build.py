@@ -1,6 +1,7 @@
 """The build in use, pure Python or compiled with mypyc (docs/performance.md, "The compiled
-build"), and what the core's classes keep in both: the faces and definitions that cannot be
-written, the card kind whose `uses` setter forgets what was worked out from them.
+build"), and what holds in both: the faces and definitions that cannot be written, the card
+kind whose `uses` setter forgets what was worked out from them, a process's subclass whose
+overrides the engine calls, an engine that needs no mypy_extensions.
 
 .ci/run sets SGS_EXPECT_COMPILED=1 where it installed the compiled build: there the core
 modules must be C extensions; everywhere else, Python source."""
@@ -8,6 +9,8 @@ modules must be C extensions; everywhere else, Python source."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import attr
 import pytest
@@ -17,6 +20,10 @@ import sgs_dsl
 from sgs_dsl.cli import main
 from sgs_dsl.compiler.library import load_library
 from sgs_dsl.core import model
+from sgs_dsl.engine import kernel
+from sgs_dsl.engine.parts import Parts
+from sgs_dsl.engine.zones import Zones
+from sgs_dsl.game import play_game
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +35,7 @@ def test_the_build_in_use_is_the_one_expected():
     expected = os.environ.get("SGS_EXPECT_COMPILED", "") == "1"
     assert sgs_dsl.compiled() is expected
     assert model.__file__.endswith(".py") is not expected
+    assert kernel.__file__.endswith(".py") is not expected  # the engine too
 
 
 def test_sgs_version_names_the_build():
@@ -64,3 +72,35 @@ def test_a_card_kinds_type_is_read_only_and_new_uses_are_read_afresh(library):
     finally:
         kind.uses = before
     assert kind.mode("play") is next(m for m in before if m.context == "play")
+
+
+def test_the_engine_calls_a_subclass_override(library):
+    """A process's subclass written in Python (engine/parts.py) is called where the engine calls
+    the process, compiled or not: a watching override sees every draw, and changes no game."""
+    drawn = []
+
+    class CountedDraws(Zones):
+        def draw_top(self) -> model.Card:
+            card = super().draw_top()
+            drawn.append(card)
+            return card
+
+    plain = play_game(library, "standard", 5, 3, log=True)
+    watched = play_game(library, "standard", 5, 3, log=True, parts=Parts(zones=CountedDraws))
+    assert watched.log == plain.log and watched.error is None
+    assert len(drawn) > 5 * 4  # the opening hands, then the game's draws and judgements
+
+
+def test_the_engine_needs_no_mypy_extensions(library, tmp_path):
+    """The plain install has no mypy_extensions (it comes with mypy): the engine imports and
+    plays the same game without it (core/native.py)."""
+    code = ("import sys; sys.modules['mypy_extensions'] = None\n"
+            "from sgs_dsl.compiler.library import load_library\n"
+            "from sgs_dsl.game import play_game\n"
+            "import sgs_dsl; print(sgs_dsl.build())\n"
+            "print(len(play_game(load_library(), 'standard', 5, 3, log=True).log))")
+    # run from elsewhere: `-c` puts the working directory first on the path, and a checkout's
+    # sgs_dsl there is not the build under test
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == [sgs_dsl.build(), str(len(play_game(library, "standard", 5, 3, log=True).log))]

@@ -7,7 +7,7 @@ answer was used and that the 108 cards are each in exactly one zone."""
 from __future__ import annotations
 
 import pytest
-from table import asked, equips, find, finish, make_table, specs
+from table import asked, equips, find, finish, journal, make_table, specs
 
 from sgs_dsl.core.model import GameOver
 
@@ -131,7 +131,7 @@ def test_dying_asks_from_current_player_and_needs_two_tao_at_minus_one():
     assert p3.alive and p3.hp == 1 and not p3.dying
     # asked in seat order from the current player: seat 1, seat 2 (twice: it saved once, then
     # declined), then seat 4 who saved; seat 3 (no 桃) is never asked
-    assert g.journal == [(0, "save", "不使用"), (1, "save", "使用【桃】♥3"), (1, "save", "不使用"),
+    assert journal(g) == [(0, "save", "不使用"), (1, "save", "使用【桃】♥3"), (1, "save", "不使用"),
                          (3, "save", "使用【桃】♥6")]
     saves = [line for line in g.lines if "使用【桃】" in line]
     assert saves == ["2號位無將(男)使用【桃】♥3，目標：3號位無將(男)", "4號位無將(男)使用【桃】♥6，目標：3號位無將(男)"]
@@ -145,7 +145,7 @@ def test_dying_order_starts_at_current_player_not_seat_one():
              answers={0: ["使用【桃】♥3"], 2: ["不使用"]})
     g.current = g.players[2]
     g.hp.damage(g.players[1], 1, source=g.players[2])
-    assert g.journal == [(2, "save", "不使用"), (0, "save", "使用【桃】♥3")]
+    assert journal(g) == [(2, "save", "不使用"), (0, "save", "使用【桃】♥3")]
     assert g.players[1].hp == 1
     finish(g)
 

@@ -14,7 +14,7 @@ from table import make_table
 from sgs_dsl.agents.random_agent import RandomAgent
 from sgs_dsl.compiler.library import load_library
 from sgs_dsl.core.defs import Ctx
-from sgs_dsl.core.model import UsedCard
+from sgs_dsl.core.model import Phase, UsedCard
 from sgs_dsl.engine.using import fills
 
 SKILLS = '''\
@@ -100,12 +100,14 @@ def test_a_lifted_range_reaches_everyone_for_that_card_only(library):
 
 # ---------------------------------------------------------------- extra targets with a condition
 
-def test_extra_targets_with_a_condition_fill_in_any_order():
-    near, far, farther = (object() for _ in range(3))
+def test_extra_targets_with_a_condition_fill_in_any_order(library):
+    game = table(library, {})
+    me, near, far, farther = game.players[:4]
+    sha = UsedCard.virtual(library.cards["殺"])
     slots = [None, lambda ctx: ctx.vars["it"] is near]
 
     def ok(picks: list) -> bool:
-        return fills(slots, picks, None, None, None)
+        return fills(slots, picks, me, sha, game)
 
     assert ok([near, far]) and ok([far, near])
     assert not ok([far, farther])  # only one free slot for the two that miss the condition
@@ -198,5 +200,5 @@ def test_the_discard_phase_keeps_a_hand_limit_set_to_a_number(set_library):
     me.hp = me.max_hp = 4
     game.agents[0] = RandomAgent(1)
     game.zones.draw(me, 6)
-    game.turn._phase_discard(me, None)
+    game.turn._phase_discard(me, Phase("discard", me))
     assert len(me.hand) == 2  # the limit is 2, not hp 4 + 2

@@ -25,12 +25,19 @@ PATCHING_CALLS = {"setattr", "delattr", "patch"}
 def engine_functions() -> set[str]:
     """The names of the functions and methods defined in the engine and core modules, less the
     names that are data somewhere there too (`alive` is a method of the seats and a field of a
-    player): those are told apart by what they are bound to, which a file's text cannot say."""
+    player): those are told apart by what they are bound to, which a file's text cannot say.
+    A Protocol's methods are not the engine's: they say what the layers above give it (a mode's
+    hooks, engine/interfaces.py), and those are Python wherever the engine is compiled."""
     functions: set[str] = set()
     data: set[str] = set()
     for package in PACKAGES:
         for path in Path(package.__path__[0]).glob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            declared = {id(f) for c in ast.walk(tree) if isinstance(c, ast.ClassDef) and _is_protocol(c)
+                        for f in c.body}
+            for node in ast.walk(tree):
+                if id(node) in declared:
+                    continue
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("__"):
                     (data if any(_is_property(d) for d in node.decorator_list) else functions).add(node.name)
                 elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
@@ -40,6 +47,11 @@ def engine_functions() -> set[str]:
                     data |= {t.attr for t in targets if isinstance(t, ast.Attribute)}
                     data |= {t.id for t in targets if isinstance(t, ast.Name)}
     return functions - data
+
+
+def _is_protocol(cls: ast.ClassDef) -> bool:
+    return any((isinstance(b, ast.Name) and b.id == "Protocol") or (isinstance(b, ast.Attribute) and b.attr == "Protocol")
+               for b in cls.bases)
 
 
 def _is_property(decorator: ast.expr) -> bool:

@@ -119,7 +119,7 @@ class LeakyHiddenLines(WatchedGame):
 
 class LeakyTrace(TracedWatchedGame):
     def trace(self, text: str) -> None:
-        self.lines.append(text)
+        self.add_line(text)
 
 
 class LeakyJudgeFaces(Turn):

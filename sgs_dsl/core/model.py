@@ -10,6 +10,7 @@ import attr
 
 from ..syntax.diagnostics import Span
 from .defs import CardKind, Skill
+from .native import mypyc_attr
 
 # Classes here are `attr.s(auto_attribs=True)`, not slotted `attrs.define`/`attrs.frozen`: the form
 # mypyc compiles (docs/performance.md, "The compiled build"); Card is frozen with an __init__ of its own.
@@ -302,6 +303,7 @@ MAX_COUNT = 1000  # the largest count one effect may ask for (cards to draw, ans
 MAX_INT = 10**9  # the largest magnitude of a number computed by text
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test hands in a subclass (engine/parts.py)
 @attr.s(auto_attribs=True, eq=False, order=False)
 class Budget:
     """One game's allowance. The compiled text ticks it: `steps` down, `depth` up and down."""

@@ -5,10 +5,11 @@ one (`attach_in_play`, kept until the skills in play change)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..core.defs import AttachDef, Ctx, Skill
 from ..core.model import Player
+from ..core.native import mypyc_attr
 from .decisions import Option
 
 if TYPE_CHECKING:
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 ATTACH_KEY = "attach:"  # Player.used key prefix: the actor's uses of one owner's action
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class Attached:
     """The actions a living player's skill gives others in their play phase (`attach`).
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -83,5 +85,5 @@ class Attached:
         self.hp.run_block(act.body, Ctx(self.game, {"you": owner, "player": player}), skill.name)
 
 
-def _key(owner: Player, skill: Any) -> str:
+def _key(owner: Player, skill: Skill) -> str:
     return f"{ATTACH_KEY}{owner.seat}:{skill.name}"

@@ -7,12 +7,16 @@ nothing more than before."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import attrs
 
-from ..core.defs import Ctx, ModifierDef, Skill
+from ..core.defs import Ctx, Fn, ModifierDef, Skill
 from ..core.model import Player
+
+if TYPE_CHECKING:
+    from .kernel import Game
 
 # (name, bound seat) -> (owner, skill, the modifier as the bound player reads it)
 Bound = dict[tuple[str, int], list[tuple[Player, Skill, ModifierDef]]]
@@ -26,14 +30,13 @@ def binds(m: ModifierDef, owner: Player, p: Player) -> bool:
 def _as_bound(m: ModifierDef, owner: Player) -> ModifierDef:
     """The modifier read for the bound player, whom the callers name `you`: its text sees
     `you` as the owner and `player` as the bound player."""
-    def rebind(fn: Any):
-        if fn is None:
-            return None
+    def rebind(fn: Fn) -> Fn:
         return lambda ctx: fn(Ctx(ctx.game, {**ctx.vars, "you": owner, "player": ctx.vars["you"]}))
-    return attrs.evolve(m, value=rebind(m.value), cond=rebind(m.cond))
+    cond = m.cond
+    return attrs.evolve(m, value=rebind(m.value), cond=rebind(cond) if cond is not None else None)
 
 
-def index_bound(game: Any, seats: dict[str, set[int]]) -> Bound:
+def index_bound(game: Game, seats: dict[str, set[int]]) -> Bound:
     """Every modifier with a subject of a living player's skills, by name and bound seat;
     the bound seats join `seats`, the kernel's index of who has a modifier of each name."""
     bound: Bound = {}
@@ -52,7 +55,7 @@ def index_bound(game: Any, seats: dict[str, set[int]]) -> Bound:
     return bound
 
 
-def bound_modifiers(game: Any, bound: Bound, p: Player, name: str):
+def bound_modifiers(game: Game, bound: Bound, p: Player, name: str) -> Iterator[ModifierDef]:
     """The modifiers of other players' skills (and `for all` ones of p's own) that bind p now:
     the owner still has the skill working (an ignored armour, a card set aside do not)."""
     for owner, skill, m in bound.get((name, p.seat), ()):

@@ -12,6 +12,7 @@ from ..core.model import (
     Use,
     UsedCard,
 )
+from ..core.native import mypyc_attr
 from .decisions import Option
 from .using import DONE, use_mode
 from .zones import FROM_DECK
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from .zones import Zones
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class Choices:
     """What skills ask players to choose and do: players, cards, suits, giving, looking, arranging, redirecting, virtual uses, marks.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -82,7 +84,7 @@ class Choices:
 
     def choose_suit(self, chooser: Player) -> str:
         options = [Option(SUIT_ZH[s], s) for s in ("spade", "heart", "club", "diamond")]
-        suit = self.game.ask(chooser, "suit", "選擇一種花色", options).value
+        suit: str = self.game.ask(chooser, "suit", "選擇一種花色", options).value
         if self.game.logging:
             self.game.log(f"{chooser.label()}選擇了{SUIT_ZH[suit]}")
         return suit

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..core.defs import Ctx
 from ..core.model import NATURE_ZH, Damage, Player
+from ..core.native import mypyc_attr
 from .hp import damage_words
 
 if TYPE_CHECKING:
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from .skills import Skills
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class DamageRules:
     """Damage transferred or turned into hp loss, and `modify survive`.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works

@@ -19,7 +19,7 @@ class Option:
         self.value = value
 
     def __eq__(self, other: object) -> bool:
-        return other.__class__ is Option and other.label == self.label  # type: ignore[attr-defined]
+        return other.__class__ is Option and other.label == self.label
 
     def __hash__(self) -> int:
         return hash(self.label)

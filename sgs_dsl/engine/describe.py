@@ -8,6 +8,7 @@ import functools
 import re
 from typing import Any
 
+import attr
 import attrs
 
 from ..core.defs import CardKind
@@ -18,7 +19,9 @@ _NAMED = re.compile(r"【([^】]+)】")
 _COUNTS_AS = "(視為"  # a filtered card's label: its printed face, then what it counts as
 
 
-@attrs.frozen(slots=True)
+# `attr.s(auto_attribs=True)`, not a slotted `attrs.frozen`: the form mypyc compiles
+# (docs/performance.md, "The compiled build"); a write from Python raises, as before.
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class OptionFacts:
     action: str  # pass / card / active / attach / recast / mode / player / pick / yes / no / other
     card: str = ""  # the card kind it uses or picks (its own name: 火殺, not 殺)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core.model import PHASE_ZH, Player, RulesError
+from ..core.native import mypyc_attr
 
 if TYPE_CHECKING:
     from .kernel import Game
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 MAX_EXTRA_TURNS = 100  # extra turns in a row: more is text that grants itself turns forever
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class ExtraTurns:
     """What text asks of turns and phases (extra turns and phases, skips, ending the play phase); the turn process plays the queues.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core.defs import Ctx, FilterDef, Skill
+from ..core.defs import CardKind, Ctx, FilterDef, Skill
 from ..core.model import Card, Judge, Player, UsedCard, color_of
+from ..core.native import mypyc_attr
 
 if TYPE_CHECKING:
     from .kernel import Game
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from .zones import Zones
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class Filters:
     """Filters (鎖定視為技) and equipment treated as equipped: what a card counts as wherever the rules read it.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -63,8 +65,11 @@ class Filters:
             return Judge(value.player, self.seen(value.card, value.player))
         if not isinstance(value, Card):
             return value
-        holder = holder or self.holder(value)
-        filters = table.get(holder.seat) if holder is not None else None
+        if holder is None:
+            holder = self.holder(value)
+            if holder is None:
+                return value
+        filters = table.get(holder.seat)
         return self.apply_filters(value, holder, filters) if filters else value
 
     def seen_used(self, card: Card, holder: Player | None = None) -> UsedCard:
@@ -74,7 +79,7 @@ class Filters:
         view = self.seen(card, holder)
         return view if isinstance(view, UsedCard) else UsedCard.of(card)
 
-    def filtered_virtual(self, kind: Any, subcards: tuple[Card, ...]) -> UsedCard:
+    def filtered_virtual(self, kind: CardKind, subcards: tuple[Card, ...]) -> UsedCard:
         """A virtual card made of real ones: its suit and colour are theirs as the filters read
         them (a ♠ counting as ♥ makes a red conversion)."""
         card = UsedCard.virtual(kind, subcards)
@@ -101,7 +106,7 @@ class Filters:
                 self.skills.credit(f.skill)
                 if f.suit is not None:
                     suit = f.suit
-                else:
+                elif f.kind_name is not None:
                     kind = self.game.kind_named(f.kind_name)
         if suit == card.suit and kind is card.kind:
             return card
@@ -111,11 +116,11 @@ class Filters:
         """The skills of equipment p is treated as having: each `equipped CARD` of p's hero
         skills whose slot is empty (a 防具 among them is ignored like a real one: its skill
         keeps the armour slot). Equipment moving rebuilds this (changed_skills)."""
-        granted = []
+        granted: list[Skill] = []
         for skill in hero_skills:
             for e in skill.equipped:
                 kind = self.game.kind_named(e.kind_name)
-                if kind.type not in p.equips:
+                if kind.type not in p.equips and kind.skill is not None:
                     granted.append(kind.skill)
         return granted
 

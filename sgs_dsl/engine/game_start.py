@@ -6,13 +6,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core.model import Player
+from ..core.native import mypyc_attr
 from .decisions import Option
 
 if TYPE_CHECKING:
+    from .interfaces import HeroCard
     from .kernel import Game
     from .triggers import Triggers
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class GameStart:
     """The game-start window and the hero cards left out of play.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -46,6 +49,6 @@ class GameStart:
         heroes = [h for n in names if (h := self.game.library.heroes.get(n)) is not None]
         if not heroes:
             return None
-        hero = self.game.ask(chooser, "hero", prompt or "選擇一張武將牌", [Option(h.name, h) for h in heroes]).value
+        hero: HeroCard = self.game.ask(chooser, "hero", prompt or "選擇一張武將牌", [Option(h.name, h) for h in heroes]).value
         self.game.log(f"{chooser.label()}選擇了武將牌{hero.name}")
         return hero.name

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import attrs
+import attr
 
-from ..core.model import Card, Player
+from ..core.model import Card, Damage, Player
+
+# Classes here are `attr.s(auto_attribs=True)`, not slotted `attrs.define`/`attrs.frozen`: the form
+# mypyc compiles (docs/performance.md, "The compiled build").
 
 LOSABLE = ("hand", "equip")  # the zones a player loses cards from (失去牌)
 
 
-@attrs.frozen(slots=True)
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class MoveRecord:
     """Cards that moved together from one place: where from, where to, and why."""
 
@@ -42,13 +45,13 @@ CARD_KINDS: dict[str, Callable[[MoveRecord, Player], bool]] = {
 }
 
 
-@attrs.define(slots=True)
+@attr.s(auto_attribs=True, order=False)
 class History:
     """The move log of the round and where each period starts in it and in the damage log."""
 
     on: bool = False  # some text queries moves: record them
-    moves: list[MoveRecord] = attrs.field(factory=list)
-    since: dict[str, tuple[int, int]] = attrs.field(factory=dict)  # period -> (move index, damage index)
+    moves: list[MoveRecord] = attr.ib(factory=list)
+    since: dict[str, tuple[int, int]] = attr.ib(factory=dict)  # period -> (move index, damage index)
 
     def record(self, cards: list[Card], sources: list[tuple[str, Player | None]], dst: str,
                owner: Player | None, reason: str) -> None:
@@ -77,7 +80,7 @@ class History:
         test = CARD_KINDS[kind]
         return [c for r in self.moves[first:] if test(r, p) for c in r.cards]
 
-    def damage(self, log: list, p: Player, kind: str, period: str) -> int:
+    def damage(self, log: list[Damage], p: Player, kind: str, period: str) -> int:
         first = self.since.get(period, (0, 0))[1]
         if kind == "dealt":
             return sum(d.amount for d in log[first:] if d.source is p)

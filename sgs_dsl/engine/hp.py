@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..core.defs import CardKind, Ctx
+from ..core.defs import CardKind, Ctx, Fn
 from ..core.model import (
     NATURE_ZH,
     Card,
@@ -19,7 +19,9 @@ from ..core.model import (
     TurnEnded,
     UsedCard,
 )
+from ..core.native import mypyc_attr
 from .decisions import Option
+from .using import Subcards, is_conversion
 from .zones import FROM_DECK
 
 if TYPE_CHECKING:
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
     from .zones import Zones
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class Hp:
     """Damage, recovery, hp loss, dying and death, and judgement; and running a block of text.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -192,15 +195,15 @@ class Hp:
     def save_options(self, saver: Player, dying: Player) -> list[Option]:
         options = []
         for card, kind, subcards in self.using.castable(saver, "dying"):
-            mode = kind.mode("dying")
-            if self.using.target_ok(saver, mode.target, dying, self.probe(saver, kind, subcards)):
+            mode = kind.mode("dying")  # (castable offers only cards with one)
+            if mode is not None and self.using.target_ok(saver, mode.target, dying, self.probe(saver, kind, subcards)):
                 options.append(Option(f"使用{card}", (kind, subcards)))
         return options
 
-    def probe(self, p: Player, kind: CardKind, subcards: Any) -> UsedCard:
+    def probe(self, p: Player, kind: CardKind, subcards: Subcards) -> UsedCard:
         """The card a castable option would make, for legality checks before cards are picked:
         a conversion is made of some cards it could take, so its suit and colour count."""
-        if subcards and subcards[0] == "view_as":
+        if is_conversion(subcards):
             va = subcards[1]
             some = None if va.face_down else self.using.view_as_sample(p, va)
             return UsedCard.virtual(kind, some or ())
@@ -272,7 +275,7 @@ class Hp:
         else:
             finish()
 
-    def run_block(self, block: Any, ctx: Ctx, asker: str) -> Any:
+    def run_block(self, block: Fn, ctx: Ctx, asker: str) -> Any:
         """Run a card's or skill's block; what it asked for finishes when it ends. `asker`
         (the skill's name, or the card as used) asks the questions of the block's text."""
         self.game.block_endings.append([])

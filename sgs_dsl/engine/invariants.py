@@ -13,14 +13,17 @@ docs/reliability.md ("Invariants") lists every check and its message."""
 from __future__ import annotations
 
 import enum
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-import attrs
+from ..core.model import Card, GameOver, Player
+from ..core.native import mypyc_attr
 
-from ..core.model import GameOver
+if TYPE_CHECKING:
+    from .kernel import Game
 
 
-class InvariantLevel(enum.StrEnum):
+class InvariantLevel(str, enum.Enum):
     """How much of a game is checked (`sgs simulate --invariants`): at every free time inside a
     turn, between turns and at the end (a bug is named where it happened); between turns and at
     the end only (the full check: a bug is named at the end of the turn it happened in, unless
@@ -30,6 +33,9 @@ class InvariantLevel(enum.StrEnum):
     EVERY_FREE_TIME = "every-free-time"
     TURN = "turn"
     OFF = "off"
+
+    def __str__(self) -> str:  # as enum.StrEnum (Python 3.11) reads: its value
+        return str(self.value)
 
 
 #: The level games are checked at unless told: see docs/reliability.md ("How often").
@@ -44,13 +50,13 @@ class InvariantBroken(Exception):
         self.problems = problems
 
 
-def check_invariants(game: Any, total: int) -> list[str]:
+def check_invariants(game: Game, total: int) -> list[str]:
     """The checks that need no history (the cards and the players), for a table built by hand
     (whose roles and seats need not be any the mode deals: its own invariants are left out)."""
     return _card_problems(game, total, None) + _player_problems(game)
 
 
-def declared(game: Any) -> GameOver | None:
+def declared(game: Game) -> GameOver | None:
     """The end of the game the mode's victory check declares now, if any."""
     try:
         game.mode.check_victory(game)
@@ -59,7 +65,7 @@ def declared(game: Any) -> GameOver | None:
     return None
 
 
-def victory_problems(game: Any) -> list[str]:
+def victory_problems(game: Game) -> list[str]:
     """At a free time the game goes on: the mode's victory check declares no winner, and the
     table, read afresh by the mode's `outcome`, shows none either."""
     over, shown = declared(game), game.mode.outcome(game)
@@ -75,7 +81,7 @@ def victory_problems(game: Any) -> list[str]:
     return problems
 
 
-def outcome_problems(game: Any, over: GameOver) -> list[str]:
+def outcome_problems(game: Game, over: GameOver) -> list[str]:
     """The game ended: the winner declared is the one the table shows (a draw: none)."""
     shown = game.mode.outcome(game)
     if over.winner == (shown or "draw"):
@@ -84,26 +90,30 @@ def outcome_problems(game: Any, over: GameOver) -> list[str]:
             f"{shown or 'no winner'}"]
 
 
-@attrs.define
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Invariants:
     """The invariants of one game from the table it started with (what needs history lives here).
-    Each check first asks cheaply whether all is well, and builds its messages only if not."""
+    Each check first asks cheaply whether all is well, and builds its messages only if not. A
+    plain class, not attrs': the compiled build compiles it and tools subclass it."""
 
-    game: Any
-    cards: frozenset  # the game's physical cards (identity-hashed)
-    originals: tuple  # `game.all_cards` at the start
-    deck: list  # the deck list object: draw_top replaces it when it reshuffles the discard pile
-    deck_ref: list  # the deck at the last full check (or the reshuffle): its first `deck_ref_len` cards
-    deck_ref_len: int
-    deck_size: int  # the deck's size at the last free time
-    living: int
-    seen: tuple = ()  # the table's version (`Game.table_version`) and the shared zones' sizes at the last look
-    seats_version: int = -1  # `Game.seats_version` when the mode's own state was last checked
-    living_at_mode_check: int = -1  # and the living players then
-    waived: frozenset[str] = frozenset()  # problems the table was set up with (rulings only)
+    def __init__(self, game: Game, cards: frozenset[Card], originals: tuple[Card, ...], deck: list[Card],
+                 deck_ref: list[Card], deck_ref_len: int, deck_size: int, living: int) -> None:
+        self.game = game
+        self.cards = cards  # the game's physical cards (identity-hashed)
+        self.originals = originals  # `game.all_cards` at the start
+        self.deck = deck  # the deck list object: draw_top replaces it when it reshuffles the discard pile
+        self.deck_ref = deck_ref  # the deck at the last full check (or the reshuffle): its first `deck_ref_len` cards
+        self.deck_ref_len = deck_ref_len
+        self.deck_size = deck_size  # the deck's size at the last free time
+        self.living = living
+        # the table's version (`Game.table_version`) and the shared zones' sizes at the last look
+        self.seen: tuple[int, int, int, int] | None = None
+        self.seats_version = -1  # `Game.seats_version` when the mode's own state was last checked
+        self.living_at_mode_check = -1  # and the living players then
+        self.waived: frozenset[str] = frozenset()  # problems the table was set up with (rulings only)
 
     @classmethod
-    def start(cls, game: Any, waive: bool = False) -> Invariants:
+    def start(cls, game: Game, waive: bool = False) -> Invariants:
         """The checker of a game about to start; with `waive`, what is wrong with the table as it
         was set (a ruling's table may start with a winner, or with a player at hp 0) is not
         reported again, unless it changes."""
@@ -208,13 +218,13 @@ class Invariants:
             problems.append("card(s) went into the deck from elsewhere without a reshuffle: " + ", ".join(strays))
         return problems
 
-    def _known(self) -> dict[int, Any]:
+    def _known(self) -> dict[int, Card]:
         """uid -> the card, for the messages of the slow path."""
         return {c.uid: c for c in self.originals}
 
 
-def _zones(game: Any) -> list[tuple[str, Any]]:
-    zones: list[tuple[str, Any]] = [("the deck", game.deck), ("the discard pile", game.discard_pile),
+def _zones(game: Game) -> list[tuple[str, Iterable[Card]]]:
+    zones: list[tuple[str, Iterable[Card]]] = [("the deck", game.deck), ("the discard pile", game.discard_pile),
                                     ("the processing area", game.processing)]
     for p in game.players:
         zones += [(f"{p.label()}'s hand", p.hand), (f"{p.label()}'s equipment", p.equips.values()),
@@ -223,7 +233,7 @@ def _zones(game: Any) -> list[tuple[str, Any]]:
     return zones
 
 
-def _card_problems(game: Any, total: int, known: dict[int, Any] | None) -> list[str]:
+def _card_problems(game: Game, total: int, known: dict[int, Card] | None) -> list[str]:
     """Each card in one zone and the count right; with `known`, each card the game's."""
     problems = []
     seen: dict[int, str] = {}
@@ -241,7 +251,7 @@ def _card_problems(game: Any, total: int, known: dict[int, Any] | None) -> list[
     return problems
 
 
-def _player_problems(game: Any) -> list[str]:
+def _player_problems(game: Game) -> list[str]:
     problems = []
     for p in game.players:
         if p.alive and not 0 < p.hp <= p.max_hp:
@@ -254,7 +264,7 @@ def _player_problems(game: Any) -> list[str]:
     return problems
 
 
-def _hp_problems(p: Any, game: Any) -> list[str]:
+def _hp_problems(p: Player, game: Game) -> list[str]:
     problems = []
     if p.max_hp < 1:
         problems.append(f"{p.label()} is alive with max hp {p.max_hp}, below 1")

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core.defs import CardKind, FilterDef, Skill, TriggerDef
+from ..core.defs import CardKind, FilterDef, Skill, TriggerDef, ViewAsDef
 from ..core.model import (
     MAX_DEPTH,
     Card,
@@ -29,9 +29,10 @@ from ..core.model import (
     Use,
     UsedCard,
 )
+from ..core.native import mypyc_attr
 from ..syntax.diagnostics import Span
 from .bound_modifiers import Bound
-from .decisions import Option, Request, first_legal
+from .decisions import Agent, Option, Request, first_legal
 from .history import History
 from .parts import DEFAULT_PARTS, Parts
 from .pindian import PointFight
@@ -41,15 +42,19 @@ from .using import EQUIP_USE, use_mode
 from .view import SeatView
 from .zones import FROM_DECK, where, zone_zh
 
+if TYPE_CHECKING:
+    from .interfaces import ModeHooks, Rules
+
 __all__ = ["ACTIVE_KEY", "END_PLAY", "EQUIP_USE", "FROM_DECK", "MAX_ACTIONS_PER_PHASE", "MAX_DEPTH",
            "Game", "use_mode", "where", "zone_zh"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game:
     """One table: state, the seeded RNG, the agents, and the processes."""
 
-    def __init__(self, library: Any, players: list[Player], deck: list[Card], agents: list[Any],
-                 mode: Any, seed: int, log: bool = True, parts: Parts = DEFAULT_PARTS):
+    def __init__(self, library: Rules, players: list[Player], deck: list[Card], agents: list[Agent],
+                 mode: ModeHooks, seed: int, log: bool = True, parts: Parts = DEFAULT_PARTS):
         self.library = library
         self.players = players
         # the table's order (交換位置 changes it): the players as seated, and each seat's place;
@@ -62,7 +67,7 @@ class Game:
         self.agents = agents
         self.mode = mode
         ruleset = getattr(mode, "ruleset", None)  # the cards it plays under another definition (`variants`)
-        self._variants: dict[str, Any] = ruleset.options.get("variants", {}) if ruleset is not None else {}
+        self._variants: dict[str, CardKind] = ruleset.options.get("variants", {}) if ruleset is not None else {}
         self.rng = random.Random(seed)
         self.logging = log
         self.tracing = False  # rulings: also windows, moves, questions and answers
@@ -105,7 +110,7 @@ class Game:
         self._converts: dict[int, bool] = {}  # seat -> a skill of p's has a conversion (_may_counter)
         self._usable: dict[str, frozenset[CardKind]] = {}  # context -> the deck's kinds with a use in it
         self._probes: dict[int, UsedCard] = {}  # uid -> the card as printed, for legality checks (probe)
-        self._va_kinds: dict[tuple[int, str], tuple[Any, list[CardKind]]] = {}  # (id of a conversion, context) -> it, its kinds
+        self._va_kinds: dict[tuple[int, str], tuple[ViewAsDef, list[CardKind]]] = {}  # (id of a conversion, context) -> it, its kinds
         self._bound: Bound = {}  # modifiers with a subject, by name and bound seat (with the index)
         self.set_aside: frozenset[int] = frozenset()  # equipped cards being converted right now
         self.asker = ""  # the skill or card whose text is running: it asks the text's questions
@@ -155,14 +160,19 @@ class Game:
     # ------------------------------------------------------------ log and questions
     def log(self, text: str) -> None:
         if self.logging:
-            self.lines.append(text)
+            self.add_line(text)
+
+    def add_line(self, text: str) -> None:
+        """The one way a line joins the log, whatever writes it (the log methods, a ruling's
+        runner): a game that follows its log line by line overrides it."""
+        self.lines.append(text)
 
     def log_hidden(self, text: str, public: str, seats: frozenset[int]) -> None:
         """A line that names what only `seats` may see: the others read `public` (SeatView.log_lines;
         "" when the others see nothing happen)."""
         if self.logging:
             self.hidden_lines[len(self.lines)] = (seats, public)
-            self.lines.append(text)
+            self.add_line(text)
 
     def log_skill(self, player: Player, skill: Skill | str, text: str) -> None:
         """A line that names a skill of the player's: while no face-up general of theirs gives
@@ -174,13 +184,13 @@ class Game:
             if found is not None and self.mode.hidden(player, found):
                 self.log_hidden(text, "", frozenset({player.seat}))
                 return
-        self.lines.append(text)
+        self.add_line(text)
 
     def trace(self, text: str) -> None:
         """A line of a ruling's trace (windows, moves, questions and answers): the whole
         table's, so no seat reads it (SeatView.log_lines gives "")."""
         self.hidden_lines[len(self.lines)] = (frozenset(), "")
-        self.lines.append(text)
+        self.add_line(text)
 
     def ask(self, player: Player, kind: str, prompt: str, options: list[Option], asker: str | None = None,
             for_seat: int | None = None, legal: Callable[[Option], bool] | None = None) -> Option:
@@ -217,7 +227,7 @@ class Game:
 
     def confirm(self, player: Player, prompt: str, yes: str, no: str, asker: str | None = None) -> bool:
         """A question with two answers, each labelled by what it does (never a bare 是／否)."""
-        return self.ask(player, "invoke", prompt, [Option(yes, True), Option(no, False)], asker).value
+        return bool(self.ask(player, "invoke", prompt, [Option(yes, True), Option(no, False)], asker).value)
 
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core.model import Card, Player
+from ..core.native import mypyc_attr
 from .decisions import Option
 from .using import DONE
 
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from .kernel import Game
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class Labelled:
     """Choices among labelled effects and cards, and declaring a card name.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -36,13 +38,13 @@ class Labelled:
         offered = [label for i, label in enumerate(labels) if offer is None or (i < len(offer) and offer[i])]
         if not offered:
             return None
-        label = self.game.ask(chooser, "option", prompt or "選擇一項", [Option(x, x) for x in offered]).value
+        label: str = self.game.ask(chooser, "option", prompt or "選擇一項", [Option(x, x) for x in offered]).value
         if self.game.logging:
             self.game.log(f"{chooser.label()}選擇了「{label}」")
         return label
 
     def declare(self, chooser: Player, names: list[str], prompt: str = "") -> str:
-        name = self.game.ask(chooser, "declare", prompt or "宣告一種牌名", [Option(f"【{n}】", n) for n in names]).value
+        name: str = self.game.ask(chooser, "declare", prompt or "宣告一種牌名", [Option(f"【{n}】", n) for n in names]).value
         if self.game.logging:
             self.game.log(f"{chooser.label()}宣告了【{name}】")
         return name

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core.model import SLOT_ZH, Card, Move, Player, UsedCard
+from ..core.native import mypyc_attr
 from ..core.vocab import PILE, REASONS
 from .zones import where
 
@@ -23,10 +24,13 @@ if TYPE_CHECKING:
     from .turn import Turn
     from .zones import Zones
 
+# cards that moved from some places to one: the cards, where each came from, the zone and its owner
+Leg = tuple[list[Card], list[tuple[str, Player | None]], str, Player | None]
 OWNED = ("hand", "equip", "judge")  # places that need a player (`of:`), with the piles
 HIDDEN = frozenset({"hand", "deck", "deck_top", "deck_bottom"})  # face-down places
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class Moves:
     """One general card move, its log lines, its window and its history record.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -80,23 +84,25 @@ class Moves:
         if not (a.alive and b.alive):
             return
         self.game.table_version += 1
-        legs = []
+        hands = []  # both hands leave before either arrives
         for loser, gainer in ((a, b), (b, a)):
             hand, loser.hand = loser.hand, []
-            legs.append((hand, [("hand", loser)] * len(hand), "hand", gainer))
-        for cards, sources, zone, owner in legs:
+            hands.append((hand, loser, gainer))
+        legs: list[Leg] = []
+        for cards, loser, owner in hands:
+            sources: list[tuple[str, Player | None]] = [("hand", loser)] * len(cards)
+            legs.append((cards, sources, "hand", owner))
             owner.hand.extend(cards)
             if self.game.tracing:
                 for c, s in zip(cards, sources, strict=True):
-                    self.game.trace(f"  〔移動〕{c.label()}：{where(*s)} → {where(zone, owner)}")
+                    self.game.trace(f"  〔移動〕{c.label()}：{where(*s)} → {where('hand', owner)}")
             if self.game.history.on:
-                self.game.history.record(cards, sources, zone, owner, "put")
+                self.game.history.record(cards, sources, "hand", owner, "put")
         if self.game.logging:
             self.game.log(f"{a.label()}與{b.label()}交換手牌")
         self._lost(legs)
 
-    def _lost(self, legs: list[tuple[list[Card], list[tuple[str, Player | None]], str, Player | None]],
-              reason: str = "put") -> None:
+    def _lost(self, legs: list[Leg], reason: str = "put") -> None:
         """The cards-lost window, once per living player and zone (hand, equipment) that lost
         cards in this move, in seat order from the current player; `move.reason` says why."""
         groups: dict[tuple[int, str], list[Card]] = {}
@@ -149,7 +155,7 @@ class Moves:
             else:
                 self.game.log(text)
             return False
-        if place == "equip" and replace:
+        if place == "equip" and replace and owner is not None:  # (refused above without an owner)
             old = [owner.equips[c.kind.type] for c in cards if c.kind.type in owner.equips
                    and owner.equips[c.kind.type] not in cards]
             if old:
@@ -187,8 +193,8 @@ class Moves:
     def refusal(self, cards: list[Card], place: str, owner: Player | None, mover: Player | None,
                 replace: bool) -> str:
         """Why `place` of `owner` cannot take the cards ("" when it can), per the rules."""
-        if (place in OWNED or place.startswith(PILE)) and (owner is None or not owner.alive):
-            return "沒有存活的角色接收"
+        if owner is None or not owner.alive:
+            return "沒有存活的角色接收" if place in OWNED or place.startswith(PILE) else ""
         if place == "equip":
             return self._equip_refusal(cards, owner, replace)
         if place == "judge":

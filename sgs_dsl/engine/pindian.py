@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import attrs
+import attr
 
 from ..core.model import RANK_FACE, Card, Player
+from ..core.native import mypyc_attr
 from .decisions import Option
 
 if TYPE_CHECKING:
@@ -20,7 +21,9 @@ if TYPE_CHECKING:
     from .zones import Zones
 
 
-@attrs.define(slots=True, eq=False)
+# `attr.s(auto_attribs=True)`, not a slotted `attrs.define`: the form mypyc compiles
+# (docs/performance.md, "The compiled build").
+@attr.s(auto_attribs=True, eq=False, order=False)
 class PointFight:
     source: Player  # who asked for the fight
     target: Player
@@ -54,6 +57,7 @@ def rank_face(rank: int) -> str:
     return RANK_FACE.get(rank, str(rank))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class PointFights:
     """Point fights (拼點), from the cards chosen to the result's window.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -92,7 +96,8 @@ class PointFights:
         if self.game.logging:
             self.game.log(f"拼點牌亮出：{a.label()}{first.label()}，{b.label()}{second.label()}")
         self.triggers.open_window("point_shown", {"fight": fight})
-        result = "平局" if fight.tie else f"{fight.winner.label()}贏"
+        winner = fight.winner  # None: a tie
+        result = "平局" if winner is None else f"{winner.label()}贏"
         if self.game.logging:
             self.game.log(f"拼點結果：{rank_face(fight.source_rank)}對{rank_face(fight.target_rank)}，{result}")
         self.game.fight_log.append(fight)
@@ -100,7 +105,8 @@ class PointFights:
 
     def _fight_card(self, p: Player) -> Card:
         options = [Option(c.label(), c) for c in p.hand]
-        return self.game.ask(p, "pick_card", "選擇一張拼點牌", options).value
+        card: Card = self.game.ask(p, "pick_card", "選擇一張拼點牌", options).value
+        return card
 
     def replace_fight_card(self, fight: PointFight, p: Player, card: Card) -> None:
         """`card` becomes p's fight card (with its rank); the card it replaces is discarded."""

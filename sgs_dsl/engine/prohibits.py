@@ -6,10 +6,11 @@ dictionary look-up per question."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..core.defs import Ctx, ForbidDef, Skill
-from ..core.model import Card, Player, UsedCard
+from ..core.model import Card, Player, Use, UsedCard
+from ..core.native import mypyc_attr
 
 if TYPE_CHECKING:
     from .filters import Filters
@@ -28,6 +29,7 @@ CONTEXT_VERBS: dict[str, tuple[str, ...]] = {
 Entry = tuple[Player, Skill, ForbidDef]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class Prohibits:
     """Prohibits (禁止技) in play, indexed by kind and bound seat, and the checks every path asks.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -50,28 +52,31 @@ class Prohibits:
 
     def forbid_table(self) -> dict[str, list[Entry]]:
         """Every forbid of a living player's skills, by kind, in seat order (rebuilt after
-        changed_skills); and, by kind and seat, the ones that bind that seat."""
-        if self.game._forbid_table is None:
-            table: dict[str, list[Entry]] = {}
-            for owner in self.game.players:
-                if owner.alive:
-                    for skill in self.skills.effective_skills(owner, suppressed=True):
-                        for f in skill.forbids:
-                            table.setdefault(f.kind, []).append((owner, skill, f))
-            binding: dict[tuple[str, int], list[Entry]] = {}
-            for kind, entries in table.items():
-                for p in self.game.players:
-                    bound = [e for e in entries if e[2].subject == "all" or (e[2].subject == "you") == (e[0] is p)]
-                    if bound:
-                        binding[kind, p.seat] = bound
-            self.game._forbid_table, self.game._forbid_binding = table, binding
-        return self.game._forbid_table
+        changed_skills)."""
+        table = self.game._forbid_table
+        return table if table is not None else self._index_forbids()[0]
+
+    def _index_forbids(self) -> tuple[dict[str, list[Entry]], dict[tuple[str, int], list[Entry]]]:
+        """forbid_table, and by kind and seat the forbids that bind that seat; kept on the game."""
+        table: dict[str, list[Entry]] = {}
+        for owner in self.game.players:
+            if owner.alive:
+                for skill in self.skills.effective_skills(owner, suppressed=True):
+                    for f in skill.forbids:
+                        table.setdefault(f.kind, []).append((owner, skill, f))
+        binding: dict[tuple[str, int], list[Entry]] = {}
+        for kind, entries in table.items():
+            for p in self.game.players:
+                bound = [e for e in entries if e[2].subject == "all" or (e[2].subject == "you") == (e[0] is p)]
+                if bound:
+                    binding[kind, p.seat] = bound
+        self.game._forbid_table, self.game._forbid_binding = table, binding
+        return table, binding
 
     def forbid_binding(self) -> dict[tuple[str, int], list[Entry]]:
         """The prohibits binding each seat, by (kind, seat): forbid_table's second index."""
-        if self.game._forbid_binding is None:
-            self.forbid_table()
-        return self.game._forbid_binding
+        binding = self.game._forbid_binding
+        return binding if binding is not None else self._index_forbids()[1]
 
     def forbidden(self, p: Player, kind: str, card: UsedCard, user: Player) -> bool:
         """A forbid binding p stops this: p may not be targeted by (`target`; `user` uses the
@@ -114,6 +119,6 @@ class Prohibits:
             return cards
         return [c for c in cards if not self.forbidden(p, "discard", self.filters.seen_used(c, p), p)]
 
-    def redirect_refused(self, use: Any, new: Player) -> bool:
+    def redirect_refused(self, use: Use, new: Player) -> bool:
         """A use may not be moved to a player who may not be its target."""
         return self.forbidden(new, "target", use.card, use.user)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import attrs
+import attr
 
 from ..core.model import Player, UsedCard
+from ..core.native import mypyc_attr
 from .decisions import Option
 
 if TYPE_CHECKING:
@@ -29,7 +30,9 @@ if TYPE_CHECKING:
 QUESTION, NO_QUESTION = "質疑", "不質疑"
 
 
-@attrs.define(slots=True, eq=False)
+# `attr.s(auto_attribs=True)`, not a slotted `attrs.define`: the form mypyc compiles
+# (docs/performance.md, "The compiled build").
+@attr.s(auto_attribs=True, eq=False, order=False)
 class Question:
     user: Player
     card: UsedCard  # the card as declared, face down
@@ -42,6 +45,7 @@ class Question:
         return self.card.kind.name
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class Questioning:
     """Questioning (質疑) a face-down conversion before it is used or played out.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works

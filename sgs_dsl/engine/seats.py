@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..core.defs import Ctx
 from ..core.model import (
     MAX_DEPTH,
     Player,
+    UsedCard,
 )
+from ..core.native import mypyc_attr
 from .turn import ACTIVE_KEY, END_PLAY, MAX_ACTIONS_PER_PHASE
 from .using import EQUIP_USE, use_mode
 from .zones import FROM_DECK, where, zone_zh
@@ -27,6 +29,7 @@ __all__ = ["ACTIVE_KEY", "END_PLAY", "EQUIP_USE", "FROM_DECK", "MAX_ACTIONS_PER_
 
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class Seats:
     """Seats and distance: who sits where, who is alive, how far, in whose range.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -119,7 +122,7 @@ class Seats:
         self.game._weapon_ranges[p.seat] = (skills, reach)
         return reach
 
-    def in_range(self, a: Player, b: Player, card: Any = None) -> bool:
+    def in_range(self, a: Player, b: Player, card: UsedCard | None = None) -> bool:
         """b is within a's attack range; for a card a is choosing targets for, a
         `modify range(PATTERN) = unlimited` of a's that fits it lifts the range."""
         if a is b or not b.alive:

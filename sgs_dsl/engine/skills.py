@@ -3,15 +3,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..core.defs import CardKind, Ctx, Skill
+from ..core.defs import CardKind, Ctx, ModifierDef, Skill
 from ..core.model import (
     MAX_DEPTH,
     Player,
     UsedCard,
 )
+from ..core.native import mypyc_attr
 from .bound_modifiers import bound_modifiers, index_bound  # modifiers for others
 from .turn import ACTIVE_KEY, END_PLAY, MAX_ACTIONS_PER_PHASE
 from .using import ALIKE_MODIFIERS, EQUIP_USE, use_mode
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from .using import Using
 
 INVOKE, NOT_INVOKE = "發動", "不發動"  # the answers to an optional skill's question
+T = TypeVar("T")
 
 __all__ = ["ACTIVE_KEY", "END_PLAY", "EQUIP_USE", "FROM_DECK", "MAX_ACTIONS_PER_PHASE", "MAX_DEPTH",
            "Game", "use_mode", "where", "zone_zh"]
@@ -31,6 +33,7 @@ __all__ = ["ACTIVE_KEY", "END_PLAY", "EQUIP_USE", "FROM_DECK", "MAX_ACTIONS_PER_
 
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class Skills:
     """The skills in play, their modifiers, and the tables read off them until the skills change.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -103,7 +106,7 @@ class Skills:
     def armor_ignored(self, p: Player) -> bool:
         return any(p.seat in u.armor_off for u in self.game.use_stack)
 
-    def modifiers(self, p: Player, name: str):
+    def modifiers(self, p: Player, name: str) -> Iterable[ModifierDef]:
         """p's modifiers called `name`; () at once when none of p's skills has one (the usual case)."""
         if not self.has_modifiers(p, name):
             return ()
@@ -128,7 +131,7 @@ class Skills:
         self.game._modifier_seats = {name: frozenset(s) for name, s in seats.items()}
         return self.game._modifier_seats
 
-    def _modifiers(self, p: Player, name: str):
+    def _modifiers(self, p: Player, name: str) -> Iterator[ModifierDef]:
         aside = {self.equip_skill_uid(p, s) for s in self.skills_of(p)} & self.game.set_aside if self.game.set_aside else ()
         stacks = self.game.mode.hides_skills  # one skill on both generals acts twice (seed 001 Q&A 11)
         for skill in self.effective_skills(p):
@@ -146,8 +149,8 @@ class Skills:
         card = p.equips.get(skill.slot) if skill.slot else None
         return card.uid if card is not None and card.kind.skill is skill else -1
 
-    def modified(self, p: Player, name: str, base: int, ctx_vars: dict | None = None, card: Any = None,
-                 credit: bool = True, mods: Any = None) -> int:
+    def modified(self, p: Player, name: str, base: int, ctx_vars: dict[str, Any] | None = None,
+                 card: UsedCard | None = None, credit: bool = True, mods: Iterable[ModifierDef] | None = None) -> int:
         """`base` as p's `name` modifiers that apply change it (手牌上限, 攻擊範圍, the targets
         and distance limits of cards): the largest `= N` replaces the base, then every `+=` and
         `-=` counts, in any order. `= unlimited` (None) is asked with unlimited(). With `credit`,
@@ -173,7 +176,7 @@ class Skills:
                     self.credit(m.skill)
         return (base if fixed is None else fixed) + total
 
-    def credited(self, read: Callable[[], Any]) -> Any:
+    def credited(self, read: Callable[[], T]) -> T:
         """Make a read the rules act on (the targets of a real use, a judgement's result): the
         modifiers, prohibits and filters it consulted are counted as fired, once each."""
         outer, self.game.crediting = self.game.crediting, set()

@@ -10,10 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..core.defs import Skill
 from ..core.model import Player
+from ..core.native import mypyc_attr
 
 if TYPE_CHECKING:
     from .hp import Hp
+    from .interfaces import HeroCard
     from .kernel import Game
     from .skills import Skills
 
@@ -24,6 +27,7 @@ GENDER_ZH = {"male": "男", "female": "女"}
 KINGDOM_ZH = {"wei": "魏", "shu": "蜀", "wu": "吳", "qun": "群", "god": "神"}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class PlayerState:
     """A player's state as text changes it: max hp, face, seats, memory, skills, gender, kingdom, hero, spent skills.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -119,7 +123,7 @@ class PlayerState:
         return self.game._memory
 
     # ------------------------------------------------------------ skills as state
-    def grant_skill(self, player: Player, skill: Any) -> None:
+    def grant_skill(self, player: Player, skill: Skill) -> None:
         if skill in player.skills:
             return
         player.skills = (*player.skills, skill)
@@ -127,7 +131,7 @@ class PlayerState:
             self.game.log(f"{player.label()}獲得技能【{skill.name}】")
         self.skills.changed_skills()
 
-    def remove_skill(self, player: Player, skill: Any) -> None:
+    def remove_skill(self, player: Player, skill: Skill) -> None:
         if skill not in player.skills:
             return
         player.skills = tuple(s for s in player.skills if s is not skill)
@@ -147,13 +151,13 @@ class PlayerState:
             self.skills.changed_skills()
         self.until(scope, restore)
 
-    def spend(self, player: Player, skill: Any) -> None:
+    def spend(self, player: Player, skill: Skill) -> None:
         """A limited or wake skill that fired is spent for the rest of the game."""
         if skill.tags and any(t in ONCE_TAGS for t in skill.tags):
             player.spent.add(skill.name)
 
     @staticmethod
-    def is_spent(player: Player, skill: Any) -> bool:
+    def is_spent(player: Player, skill: Skill) -> bool:
         return bool(player.spent) and skill.name in player.spent
 
     def set_gender(self, player: Player, gender: str) -> None:
@@ -168,7 +172,7 @@ class PlayerState:
         if self.game.logging:
             self.game.log(f"{player.label()}的勢力改為{KINGDOM_ZH.get(kingdom, kingdom)}")
 
-    def set_hero(self, player: Player, hero: Any) -> None:
+    def set_hero(self, player: Player, hero: HeroCard) -> None:
         """The player's hero card is replaced: name, gender, kingdom and skills (hp stays)."""
         old = player.label()
         self.game.mode.text_sets_kingdom(self.game, player)

@@ -9,9 +9,11 @@ from ..core.defs import Ctx, Skill, TriggerDef
 from ..core.model import (
     MAX_DEPTH,
     PHASE_ZH,
+    Damage,
     Move,
     Player,
 )
+from ..core.native import mypyc_attr
 from ..core.windows import WINDOW_BY_ID
 from .decisions import Option
 from .turn import ACTIVE_KEY, END_PLAY, MAX_ACTIONS_PER_PHASE
@@ -34,6 +36,7 @@ __all__ = ["ACTIVE_KEY", "END_PLAY", "EQUIP_USE", "FROM_DECK", "MAX_ACTIONS_PER_
 
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class Triggers:
     """Windows and triggers: who listens on each window, in what order they fire, and one firing.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -140,9 +143,11 @@ class Triggers:
     def _times(trig: TriggerDef, variables: dict[str, Any]) -> int:
         """How often a firing repeats: per point of its damage, per card of its move."""
         if trig.each_point:
-            return variables["damage"].amount
+            damage: Damage = variables["damage"]
+            return damage.amount
         if trig.each_card:
-            return len(variables["move"].cards)
+            move: Move = variables["move"]
+            return len(move.cards)
         return 1
 
     def _fire(self, p: Player, skill: Skill, trig: TriggerDef, ctx: Ctx, times: int) -> None:

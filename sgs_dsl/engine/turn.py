@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..core.defs import CardKind, Ctx
+from ..core.defs import CardKind, Ctx, ViewAsDef
 from ..core.model import (
     PHASE_ZH,
     PHASES,
@@ -17,6 +17,7 @@ from ..core.model import (
     Use,
     UsedCard,
 )
+from ..core.native import mypyc_attr
 from .decisions import Option
 from .using import use_mode
 
@@ -40,6 +41,7 @@ END_PLAY = "結束出牌"  # the play-phase option that ends the phase
 ACTIVE_KEY = "skill:"  # Player.used key prefix for a skill's play-phase uses
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class Turn:
     """The turn: its windows, the six phases and their bodies, free time in the play phase.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -321,7 +323,9 @@ class Turn:
                 self.game.budget.firing = outer
             return
         card = self.using.produce(player, kind, subcards)
-        targets = self.using.choose_targets(player, kind, card, use_mode(kind, "play"))
+        mode = use_mode(kind, "play")
+        assert mode is not None, "castable offers only cards with a use in the play phase"
+        targets = self.using.choose_targets(player, kind, card, mode)
         if not targets:
             return
         extra = self.choose_extra(player, card, targets) if kind.choose else {}
@@ -340,7 +344,7 @@ class Turn:
                     options.append(Option(f"【{skill.name}】當【{va.kind_name}】重鑄{va.label}", ("recast_as", va)))
         return options
 
-    def recast_as(self, player: Player, va: Any) -> None:
+    def recast_as(self, player: Player, va: ViewAsDef) -> None:
         kind = self.game.kind_named(va.kind_name)
         cards = self.using.pick_for(player, va, f"選擇當【{kind.name}】重鑄的牌")
         self.using.invoked(player, va.skill)

@@ -3,23 +3,27 @@ the use process window by window, counters (無懈可擊-like cards), asking for
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..core.defs import CardKind, Ctx, Skill, TargetRule, UseMode
+from ..core.defs import CardKind, Ctx, Fn, ModifierDef, Skill, TargetRule, UseMode, ViewAsDef
 from ..core.model import (
     CALL_LEVELS,
     SLOT_ZH,
     Asked,
     Card,
     Player,
+    RulesError,
     Use,
     UsedCard,
 )
+from ..core.native import mypyc_attr
 from . import viewas
 from .decisions import Option
 
 if TYPE_CHECKING:
+    from typing_extensions import TypeIs
+
     from .filters import Filters
     from .hp import Hp
     from .kernel import Game
@@ -40,6 +44,23 @@ CONVERT_KEY = "convert:"  # Player.used key prefix: a skill's conversions used t
 EQUIP_USE = UseMode("play", TargetRule("self", None))
 TARGETING = frozenset({"using", "specifying", "targeted", "after_specify", "after_targeted"})  # _target_windows
 
+# What a castable option is made of: its real cards, or ("view_as", the conversion) whose cards
+# are picked when it is chosen.
+Subcards = tuple[Card, ...] | tuple[str, ViewAsDef]
+# A pattern of text (`ask_for(閃, card.suit == red)`): does a card fit?
+Pattern = Callable[[UsedCard], bool]
+
+
+def is_conversion(subcards: Subcards) -> TypeIs[tuple[str, ViewAsDef]]:
+    """The option is a conversion, its cards not yet picked."""
+    return bool(subcards) and subcards[0] == "view_as"
+
+
+def counters(kind: CardKind, card: UsedCard) -> bool:
+    """A card of `kind` (a `use counter` card) may counter `card`."""
+    mode = kind.mode("counter")
+    return mode is not None and mode.counter is not None and mode.counter(card)
+
 
 def _as_printed(card: Card, holder: Player) -> Card:
     """A card as a pattern reads it when no filter of its holder applies: its own face."""
@@ -58,6 +79,7 @@ def use_mode(kind: CardKind, context: str) -> UseMode | None:
     return mode
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class Using:
     """Using and answering with cards: what is castable, legal targets, the use window by window, counters, asking for a card.
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -101,7 +123,7 @@ class Using:
                 return real
         return self.filters.filtered_virtual(kind, subcards)
 
-    def castable(self, p: Player, context: str, pattern: Any = None):
+    def castable(self, p: Player, context: str, pattern: Pattern | None = None) -> Iterator[tuple[str, CardKind, Subcards]]:
         """(label, kind, subcards) for each way p could produce a card usable in `context`:
         a real hand card, or a view-as skill's conversion (offered once; cards picked later)."""
         playing_out = context == "play_response"  # 打出 needs no use clause, only a match
@@ -141,7 +163,7 @@ class Using:
                     yield f"【{skill.name}】視為【{kind.name}】{va.label}{FACE_DOWN if va.face_down else ''}", kind, (
                         "view_as", va)
 
-    def _conversion_kinds(self, va: Any, context: str, playing_out: bool) -> list[CardKind]:
+    def _conversion_kinds(self, va: ViewAsDef, context: str, playing_out: bool) -> list[CardKind]:
         """The cards a conversion may count as in `context`, as far as the game decides it: its
         names as this game plays them, a declared one only from the deck, each with a use in the
         context (unless played out). Fixed for a game, so worked out once per conversion."""
@@ -164,8 +186,8 @@ class Using:
             usable = self.game._usable[context] = frozenset(k for k in self.skills.deck_kinds() if use_mode(k, context))
         return usable
 
-    def _castable_hand(self, p: Player, context: str, pattern: Any, guarded: bool, filtered: bool,
-                       playing_out: bool):
+    def _castable_hand(self, p: Player, context: str, pattern: Pattern | None, guarded: bool, filtered: bool,
+                       playing_out: bool) -> Iterator[tuple[str, CardKind, Subcards]]:
         """castable()'s hand cards when filters, a pattern, a prohibit or playing out is in play."""
         for c in p.hand:
             used = self.filters.seen_used(c, p) if filtered else None
@@ -182,7 +204,7 @@ class Using:
                 continue
             yield used.label(), kind, (c,)
 
-    def view_as_sample(self, p: Player, va: Any) -> tuple[Card, ...] | None:
+    def view_as_sample(self, p: Player, va: ViewAsDef) -> tuple[Card, ...] | None:
         """Some cards a conversion could be made of now (its rule across them kept), or None."""
         # a card of a holder no filter touches is matched by its face (patterns read only a card's
         # face: schema.PATTERN_WORDS), without a view made of it
@@ -194,7 +216,7 @@ class Using:
         some = viewas.sample(how, [(viewas.key_of(face(c, p), prop), c) for c in pool], va.count)
         return tuple(some) if some is not None else None
 
-    def view_as_fitting(self, p: Player, va: Any, chosen: list[Card], pool: list[Card]) -> list[Card]:
+    def view_as_fitting(self, p: Player, va: ViewAsDef, chosen: list[Card], pool: list[Card]) -> list[Card]:
         """The cards of `pool` that, added to `chosen`, still leave a set that keeps the rule."""
         if va.across is None:
             return pool
@@ -204,17 +226,17 @@ class Using:
         return [c for c in pool if viewas.completable(
             how, picked + [keys[c.uid]], [keys[o.uid] for o in pool if o is not c], va.count)]
 
-    def produce(self, p: Player, kind: CardKind, subcards) -> UsedCard:
+    def produce(self, p: Player, kind: CardKind, subcards: Subcards) -> UsedCard:
         """The card a castable option makes: a real card, or a conversion's cards picked now
         (face down, as the declared card, when the conversion is used face down)."""
         cards = self.resolve_subcards(p, kind, subcards)
-        if subcards and subcards[0] == "view_as" and subcards[1].face_down:
+        if is_conversion(subcards) and subcards[1].face_down:
             return UsedCard.face_down_as(kind, cards)
         return self.make_card(kind, cards)
 
-    def resolve_subcards(self, p: Player, kind: CardKind, subcards) -> tuple[Card, ...]:
+    def resolve_subcards(self, p: Player, kind: CardKind, subcards: Subcards) -> tuple[Card, ...]:
         """A view-as choice becomes real cards: the player picks them one by one."""
-        if not subcards or subcards[0] != "view_as":
+        if not is_conversion(subcards):
             return subcards
         va = subcards[1]
         chosen = self.pick_for(p, va, f"選擇當【{kind.name}】的牌")
@@ -240,7 +262,7 @@ class Using:
             return 0  # the counts of p.used are of p's last play phase
         return p.used.get(ACTIVE_KEY + skill_name, 0) + p.used.get(CONVERT_KEY + skill_name, 0)
 
-    def pick_for(self, p: Player, va: Any, prompt: str) -> list[Card]:
+    def pick_for(self, p: Player, va: ViewAsDef, prompt: str) -> list[Card]:
         """The cards of a conversion, picked one by one, its rule across them kept."""
         chosen: list[Card] = []
         for _ in range(va.count):
@@ -251,11 +273,11 @@ class Using:
         return chosen
 
     def target_ok(self, user: Player, rule: TargetRule | None, target: Player, card: UsedCard,
-                  kind: CardKind | None = None, distance: bool = True, extra: dict | None = None) -> bool:
-        return bool(self.targets_ok(user, rule, (target,), card, kind, distance, extra))
+                  kind: CardKind | None = None, distance: bool = True, extra: dict[str, Any] | None = None) -> bool:
+        return bool(self.targets_ok(user, rule, [target], card, kind, distance, extra))
 
-    def targets_ok(self, user: Player, rule: TargetRule | None, candidates: Any, card: UsedCard,
-                   kind: CardKind | None = None, distance: bool = True, extra: dict | None = None,
+    def targets_ok(self, user: Player, rule: TargetRule | None, candidates: list[Player], card: UsedCard,
+                   kind: CardKind | None = None, distance: bool = True, extra: dict[str, Any] | None = None,
                    first: bool = False) -> list[Player]:
         """The candidates `user` may target with `card` under `rule`, in their order; with
         `first`, at most the first of them (a question only needs to know there is one). What
@@ -266,13 +288,13 @@ class Using:
         k = rule.kind
         kind = kind or card.kind
         delayed = kind.type == "delayed"
-        far = distance and kind.distance is not None
+        reach = kind.distance if distance else None  # the trick's own distance limit, if it has one
         limit: int | None = None  # the trick's distance limit, once a candidate needs it
         lifted: bool | None = None  # `trick_distance = unlimited`, once a candidate is too far
-        probe = None
+        probe: UsedCard | None = None
         cond = rule.cond
-        ctx = None
-        chosen = []
+        ctx: Ctx | None = None
+        chosen: list[Player] = []
         for target in candidates:
             if not target.alive:
                 continue
@@ -284,10 +306,10 @@ class Using:
                 continue
             if delayed and any(self.turn.judged_kind(c) is kind for c in target.judge):
                 continue
-            if far and target is not user:
+            if reach is not None and target is not user:
                 if limit is None:
                     probe = card if card.kind is kind else UsedCard.virtual(kind)  # per pattern
-                    limit = self.skills.modified(user, "trick_distance", kind.distance, card=probe)
+                    limit = self.skills.modified(user, "trick_distance", reach, card=probe)
                 if self.seats.distance(user, target) > limit:
                     if lifted is None:
                         lifted = self.unlimited(user, "trick_distance", probe)
@@ -414,11 +436,11 @@ class Using:
                 slots = slots + more
                 skills = [*skills, skill.name]
             if len(chosen) - 1 > free:  # a conditioned slot is taken: its skill shaped the use
-                for skill in skills:
-                    self.skills.credit(skill)
+                for name in skills:
+                    self.skills.credit(name)
         return chosen
 
-    def hidden_slots(self, user: Player, card: UsedCard) -> list[tuple[Skill, list[Any]]]:
+    def hidden_slots(self, user: Player, card: UsedCard) -> list[tuple[Skill, list[Fn | None]]]:
         """The extra targets the user's face-down generals' skills would give this card (國戰:
         a skill that is not locked may be used by showing its general, and picking the target
         it allows is that use), one entry per skill in the order of the user's skills: a free
@@ -434,7 +456,7 @@ class Using:
                 found.append((skill, more))
         return found
 
-    def where_slots(self, user: Player, card: UsedCard) -> tuple[list[Any], list[str]]:
+    def where_slots(self, user: Player, card: UsedCard) -> tuple[list[Fn | None], list[str]]:
         """The extra targets of `modify targets(CARD) += N where COND`: one condition per
         target, and the skills that give them."""
         slots, skills = [], []
@@ -444,7 +466,7 @@ class Using:
                 skills.append(m.skill)
         return slots, skills
 
-    def _target_slots(self, m: Any, user: Player, card: UsedCard) -> list[Any] | None:
+    def _target_slots(self, m: ModifierDef, user: Player, card: UsedCard) -> list[Fn | None] | None:
         """The extra targets one `modify targets(CARD) += N [where COND]` gives this card: N
         slots, each its `where` condition (None: any target); None when the modifier does not
         apply (another card, its `when` false)."""
@@ -467,7 +489,8 @@ class Using:
         finally:
             self.game.budget.depth -= CALL_LEVELS
 
-    def _use(self, user, card, targets, context, responded, extra, counterable) -> Use:
+    def _use(self, user: Player, card: UsedCard, targets: list[Player], context: str, responded: Use | None,
+             extra: dict[str, Any], counterable: bool) -> Use:
         if card.face_down:  # others may question it before it is used (質疑)
             revealed = self.questioning.question(user, card, targets)
             if revealed is None:
@@ -619,7 +642,7 @@ class Using:
         """Before a card takes effect, players in seat order may use a card that counters it
         (a `use counter` card), which may itself be countered. While the card still stands,
         the asking goes round again, until a whole round passes with no counter."""
-        if use.uncounterable or not any(k.mode("counter").counter(use.card) for k in self.game.counter_kinds):
+        if use.uncounterable or not any(counters(k, use.card) for k in self.game.counter_kinds):
             return
         key = use.key(use.current)
         while key not in use.cancelled:
@@ -635,7 +658,7 @@ class Using:
                 continue
             options = [Option(f"使用{label}", (kind, subcards))
                        for label, kind, subcards in self.castable(p, "counter")
-                       if kind.mode("counter").counter(use.card)]
+                       if counters(kind, use.card)]
             if not options:
                 continue
             options.append(Option("不使用", None))
@@ -682,6 +705,8 @@ class Using:
         """A delayed trick moves to the next player who can take it (閃電's rule, as text)."""
         zone, owner = self.zones.zone_of(card)
         holder = owner if owner is not None else self.game.judged_player
+        if holder is None:
+            raise RulesError(f"pass_on: {card.label()} is in no one's judge area and no one is being judged")
         p = holder
         for _ in range(len(self.game.players)):
             p = self.seats.next_alive(p)
@@ -699,7 +724,7 @@ class Using:
                 self.game.log(f"{self.turn.face(card)}留在{holder.label()}的判定區")
 
     # ------------------------------------------------------------ asking for a card
-    def ask_for(self, player: Player, kind_name: str, pattern: Any, mode: str,
+    def ask_for(self, player: Player, kind_name: str, pattern: Pattern | None, mode: str,
                 on: Player | None = None) -> bool:
         """Ask `player` to use (mode "use") or play out (mode "play") a card matching pattern.
         Skills on the `asked` window may provide the card first (八卦陣-like effects)."""
@@ -742,9 +767,10 @@ class Using:
                 on: Player | None) -> bool:
         if mode == "play":
             if card.face_down:
-                card = self.questioning.question(player, card, verb="play")
-                if card is None:  # void: as if nothing was played
+                shown = self.questioning.question(player, card, verb="play")
+                if shown is None:  # void: as if nothing was played
                     return False
+                card = shown
             player.turn_cards.append(card.kind.rule_name)
             if self.game.logging:
                 self.game.log(f"{player.label()}打出{card.label()}")
@@ -758,7 +784,7 @@ class Using:
         return not self.use_card(player, card, [], "respond", responded=responded).void
 
     # a card another player provides is that real card
-    def provide_card(self, provider: Player, kind_name: str, pattern: Any, beneficiary: Player) -> UsedCard | None:
+    def provide_card(self, provider: Player, kind_name: str, pattern: Pattern | None, beneficiary: Player) -> UsedCard | None:
         """The provider plays out (打出) a matching card on the beneficiary's behalf; the real
         card stays in the processing area, for the beneficiary to use or play (None: refused)."""
         if not provider.alive:
@@ -781,9 +807,10 @@ class Using:
         k, subcards = choice
         card = self.produce(provider, k, subcards)
         if card.face_down:
-            card = self.questioning.question(provider, card, verb="play")
-            if card is None:
+            shown = self.questioning.question(provider, card, verb="play")
+            if shown is None:
                 return None
+            card = shown
         provider.turn_cards.append(card.kind.rule_name)
         if self.game.logging:
             self.game.log(f"{provider.label()}打出{card.label()}")
@@ -800,7 +827,7 @@ def on_whom(use: Use, target: Player | None) -> str:
     return f"對{use.responded.card.label()}" if use.responded is not None else ""
 
 
-def fills(slots: list[Any], picks: list[Player], user: Player, card: UsedCard, game: Any) -> bool:
+def fills(slots: list[Fn | None], picks: list[Player], user: Player, card: UsedCard, game: Game) -> bool:
     """The extra picks can each take a slot of their own: a free one (None) or one whose
     condition they meet. Tried in every way, so the order of picking does not matter."""
     if not picks:

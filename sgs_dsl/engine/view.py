@@ -3,12 +3,20 @@ Agents are handed this, never the Game itself."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import attrs
+import attr
+
+from ..core.model import Card, Player
+
+if TYPE_CHECKING:
+    from .interfaces import Rules
+    from .kernel import Game
 
 
-@attrs.frozen(slots=True)
+# `attr.s(auto_attribs=True)`, not a slotted `attrs.frozen`: the form mypyc compiles
+# (docs/performance.md, "The compiled build"); a write from Python raises, as before.
+@attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class SeatInfo:
     """A player as everyone sees them."""
 
@@ -30,7 +38,7 @@ class SeatView:
 
     __slots__ = ("_game", "seat")
 
-    def __init__(self, game: Any, seat: int):
+    def __init__(self, game: Game, seat: int):
         self._game = game
         self.seat = seat
 
@@ -57,7 +65,7 @@ class SeatView:
     def players(self) -> list[SeatInfo]:
         return [self._info(p) for p in self._game.players]
 
-    def _info(self, p: Any) -> SeatInfo:
+    def _info(self, p: Player) -> SeatInfo:
         return SeatInfo(p.seat, p.name, p.gender, p.hp, p.max_hp, p.alive, self._game.mode.visible_side(self.seat, p),
                         len(p.hand), tuple(c.label() for c in p.equips.values()),
                         tuple(self._game.turn.face(c) for c in p.judge), self._game.mode.visible_generals(self.seat, p))
@@ -80,7 +88,7 @@ class SeatView:
     # ------------------------------------------------------------ public facts, for agents that reason
     # (each computed only when asked: a random agent never pays for them)
     @property
-    def library(self) -> Any:
+    def library(self) -> Rules:
         """The rules in play (card and skill texts are public)."""
         return self._game.library
 
@@ -162,7 +170,7 @@ class SeatView:
         card = game.hp.probe(me, kind, subcards)
         return tuple(p.seat for p in game.using.legal_targets(me, mode.target, card))
 
-    def zone_of(self, card: Any) -> tuple[str, int | None]:
+    def zone_of(self, card: Card) -> tuple[str, int | None]:
         """Where a card offered to this seat lies: (zone, owner's seat or None)."""
         zone, owner = self._game.zones.zone_of(card)
         return zone, None if owner is None else owner.seat

@@ -13,6 +13,7 @@ from ..core.model import (
     Player,
     RulesError,
 )
+from ..core.native import mypyc_attr
 from ..core.vocab import PILE
 from .decisions import Option
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 FROM_DECK: tuple[str, None] = ("deck", None)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
 class Zones:
     """Zones: where each card is, and the basic moves (deck, hand, discard, processing, piles).
     A process of `Game` (engine.kernel): it reads the table's state through `game` and works
@@ -80,7 +82,14 @@ class Zones:
         """Remove a card from wherever it is; return where it was."""
         self.game.table_version += 1
         zone, owner = self.zone_of(card)
-        if zone == "hand":
+        if owner is None:  # a zone of no one's
+            if zone == "processing":
+                self.game.processing.remove(card)
+            elif zone == "discard":
+                self.game.discard_pile.remove(card)
+            elif zone == "deck":
+                self.game.deck.remove(card)
+        elif zone == "hand":
             owner.hand.remove(card)
         elif zone == "judge":
             owner.judge.remove(card)
@@ -89,12 +98,6 @@ class Zones:
                 if c is card:
                     del owner.equips[slot]
             self.skills.changed_equipment(owner)
-        elif zone == "processing":
-            self.game.processing.remove(card)
-        elif zone == "discard":
-            self.game.discard_pile.remove(card)
-        elif zone == "deck":
-            self.game.deck.remove(card)
         elif zone.startswith(PILE):
             owner.piles[zone[len(PILE):]].remove(card)
         return zone, owner
@@ -109,22 +112,24 @@ class Zones:
         self.game.table_version += 1
         if self.game.judge_as and zone not in ("judge", "processing"):
             self.game.judge_as.pop(card.uid, None)
-        if zone == "hand":
+        if zone == "processing":
+            self.game.processing.append(card)
+        elif zone == "discard":
+            self.game.discard_pile.append(card)
+        elif zone in ("deck_top", "deck_bottom"):
+            self.game.deck.insert(len(self.game.deck) if zone == "deck_top" else 0, card)  # the top is the end
+            self.game.returned_to_deck += 1
+        elif owner is None:  # the other zones are a player's
+            raise RulesError(f"no zone '{zone}' of no player")
+        elif zone == "hand":
             owner.hand.append(card)
         elif zone == "judge":
             owner.judge.append(card)
         elif zone == "equip":
             owner.equips[card.kind.type] = card
             self.skills.changed_equipment(owner)
-        elif zone == "processing":
-            self.game.processing.append(card)
-        elif zone == "discard":
-            self.game.discard_pile.append(card)
-        elif zone.startswith(PILE):  # piles and the deck's two ends
+        elif zone.startswith(PILE):  # piles on a hero
             owner.piles.setdefault(zone[len(PILE):], []).append(card)
-        elif zone in ("deck_top", "deck_bottom"):
-            self.game.deck.insert(len(self.game.deck) if zone == "deck_top" else 0, card)  # the top is the end
-            self.game.returned_to_deck += 1
         else:
             raise RulesError(f"no zone '{zone}'")
 
@@ -213,12 +218,14 @@ class Zones:
                 options.append(Option(f"{'手牌' if c in owner.hand else '扣置的牌'}{hidden}", c))
             else:
                 options.append(Option(self.turn.face(c), c))
-        return self.game.ask(chooser, "pick_card", f"選擇{owner.label()}的一張牌", options).value
+        picked: Card = self.game.ask(chooser, "pick_card", f"選擇{owner.label()}的一張牌", options).value
+        return picked
 
     def pick_from(self, chooser: Player, cards: list[Card]) -> Card | None:
         if not cards:
             return None
-        return self.game.ask(chooser, "pick_card", "選擇一張牌", [Option(c.label(), c) for c in cards]).value
+        picked: Card = self.game.ask(chooser, "pick_card", "選擇一張牌", [Option(c.label(), c) for c in cards]).value
+        return picked
 
     def discard_cards(self, player: Player, n: int, zone: str = "hand", optional: bool = False,
                       keep: str = "", asker: str | None = None, spare: list[Card] | None = None) -> bool:
@@ -267,7 +274,7 @@ class Zones:
         source = f"{owner.label()}的" if owner else ""
         if zone == "deck":  # face down: only the taker reads which card
             self.game.log_hidden(f"{player.label()}獲得{shown}", f"{player.label()}獲得一張牌", frozenset({player.seat}))
-        elif zone != "hand" and self.moves.face_down(zone):  # a private pile: the taker and its owner read it
+        elif zone != "hand" and owner is not None and self.moves.face_down(zone):  # a private pile: the taker and its owner read it
             self.game.log_hidden(f"{player.label()}獲得{source}{shown}", f"{player.label()}獲得{source}一張牌",
                             frozenset({player.seat, owner.seat}))
         else:

@@ -51,7 +51,7 @@ def run_ruling(ruling: Ruling, library: Any = None, parts: Parts = DEFAULT_PARTS
         game, script = build_table(ruling, library, parts)
     except ScriptFailure as problem:
         return RulingResult(ruling, (), (str(problem),))
-    game.lines.append(f"裁定：{ruling.title}（依據：{ruling.source}）")
+    game.add_line(f"裁定：{ruling.title}（依據：{ruling.source}）")
     play = _Play(game, script.failures)  # one list: the failures in the order they happen
     _play_all(play, ruling)
     failures = list(play.failures)
@@ -83,7 +83,7 @@ def _play_all(play: _Play, ruling: Ruling) -> None:
             invariants.check(free_time=True)  # a run ends with nothing resolving
     except GameOver as over:
         play.winner = over.winner
-        game.lines.append(f"遊戲結束：{over.reason}")
+        game.add_line(f"遊戲結束：{over.reason}")
         if invariants is not None:
             _broken(play, invariants.problems(free_time=False, ended=over))
     except InvariantBroken as broken:
@@ -116,7 +116,7 @@ def _run(play: _Play, run: Run, player: Player) -> None:
         _new_turn(game, player)
         play.phase_turn = run.seat
     game.current = player
-    game.lines.append(f"—— {player.label()}的{PHASE_ZH.get(run.phase or '', '')}階段 ——")
+    game.add_line(f"—— {player.label()}的{PHASE_ZH.get(run.phase or '', '')}階段 ——")
     try:
         game.turn.run_phase(player, run.phase)
     except TurnEnded:

@@ -105,7 +105,7 @@ def deal(game: Game, ruling: Ruling) -> None:
     elif rules.heroes:
         wanted = {s.seat - 1: library.heroes[s.hero] for s in ruling.seats if s.hero}
         game.mode.choose_heroes(game, ruleset_heroes(library, ruling.ruleset), _Dealer(game.players, wanted))
-    game.lines.append(game.mode.opening(game))
+    game.add_line(game.mode.opening(game))
     for spec, p in zip(ruling.seats, game.players, strict=True):
         if not spec.hand_given:
             game.zones.draw(p, game.mode.starting_hand)
