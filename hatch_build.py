@@ -25,9 +25,26 @@ COMPILED_MODULES = [
     "sgs_dsl/core/modes.py",
     "sgs_dsl/core/vocab.py",
     "sgs_dsl/core/windows.py",
+    # the compiled text: its closures, the effects they call, the values they check
+    "sgs_dsl/compiler/compiler.py",
+    "sgs_dsl/compiler/expressions.py",
+    "sgs_dsl/compiler/procedures.py",
+    "sgs_dsl/compiler/runtime.py",
+    "sgs_dsl/compiler/values.py",
+    # the modes (not the package's __init__.py: mypyc gives a compiled package a wrong
+    # __path__, where importlib finds none of its modules), the game's loop, its random agent
+    "sgs_dsl/modes/base.py",
+    "sgs_dsl/modes/campus.py",
+    "sgs_dsl/modes/hegemony.py",
+    "sgs_dsl/modes/identity.py",
+    "sgs_dsl/modes/team3v3.py",
+    "sgs_dsl/game.py",
+    "sgs_dsl/agents/random_agent.py",
 ]
-# The shared library holding the compiled code: sgs_dsl/_compiled__mypyc.<platform>.so
-GROUP = "sgs_dsl._compiled"
+# The shared library holding the compiled code: sgs_dsl_compiled__mypyc.<platform>.so, beside the
+# package, not in it: mypyc sets a module's __file__ (and a compiled package's __path__) to the
+# library's folder followed by the module's dotted path, which holds only from above the package
+GROUP = "sgs_dsl_compiled"
 # What the build itself needs (only when compiling): mypyc, setuptools to drive the C
 # compiler, and what the compiled modules import, for mypyc's type check.
 BUILD_REQUIRES = ["mypy>=2.4,<3", "setuptools>=68", "attrs>=23.1"]

@@ -4,7 +4,11 @@ __version__ = "0.1.0"
 
 # The modules every compiled build compiles (hatch_build.py's COMPILED_MODULES holds them all).
 _ALWAYS_COMPILED = ("sgs_dsl.core.defs", "sgs_dsl.core.model", "sgs_dsl.core.modes", "sgs_dsl.core.vocab",
-                    "sgs_dsl.core.windows")
+                    "sgs_dsl.core.windows", "sgs_dsl.compiler.compiler", "sgs_dsl.compiler.expressions",
+                    "sgs_dsl.compiler.procedures", "sgs_dsl.compiler.runtime", "sgs_dsl.compiler.values",
+                    "sgs_dsl.modes.base", "sgs_dsl.modes.campus", "sgs_dsl.modes.hegemony",
+                    "sgs_dsl.modes.identity", "sgs_dsl.modes.team3v3", "sgs_dsl.game",
+                    "sgs_dsl.agents.random_agent")
 
 
 def compiled() -> bool:

@@ -573,7 +573,7 @@ class Compiler:
 
         def run(ctx: Ctx) -> int | None:
             # the block's statements are paid for on entry: one decrement, not one per statement
-            budget = ctx.game.budget
+            budget: Budget = ctx.game.budget
             budget.steps -= n
             if budget.steps < 0:
                 budget.ran_out(spans[max(0, budget.steps + n)])  # the first statement past the budget
@@ -632,7 +632,8 @@ class Compiler:
 
             def for_each(ctx: Ctx) -> int | None:
                 todo = list(items(ctx))
-                ctx.game.budget.spend(len(todo), where)  # a round costs a step, even an empty one
+                budget: Budget = ctx.game.budget
+                budget.spend(len(todo), where)  # a round costs a step, even an empty one
                 for item in todo:
                     ctx.vars[var] = item
                     signal = body(ctx)
@@ -652,7 +653,8 @@ class Compiler:
                 times = count(ctx)
                 if times > MAX_LOOP:
                     raise RulesError(f"repeat {times} times is more than the limit of {MAX_LOOP}", where)
-                ctx.game.budget.spend(max(0, times), where)  # a round costs a step, even an empty one
+                budget: Budget = ctx.game.budget
+                budget.spend(max(0, times), where)  # a round costs a step, even an empty one
                 for _ in range(times):
                     signal = body(ctx)
                     if signal == BREAK:
@@ -889,7 +891,8 @@ class Compiler:
             saved = ctx.vars.get(var)
             kept = []
             todo = items(ctx) or ()
-            ctx.game.budget.spend(len(todo), where)  # a test per item, like a `for` round
+            budget: Budget = ctx.game.budget
+            budget.spend(len(todo), where)  # a test per item, like a `for` round
             for item in todo:
                 ctx.vars[var] = item
                 if test(ctx):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import attrs
 
 from ..core.defs import Ctx, TriggerDef
-from ..core.model import RulesError
+from ..core.model import Budget, RulesError
 from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span
 from . import procedures, schema, soundness
@@ -161,7 +161,8 @@ def _over(items: Fn, var: str, key: Fn, where: Span) -> Pairs:
     """The items of a list, each with its key (a step per item, like a filter)."""
     def each(ctx: Ctx) -> list[tuple[Any, Any]]:
         todo = items(ctx) or ()
-        ctx.game.budget.spend(len(todo), where)
+        budget: Budget = ctx.game.budget
+        budget.spend(len(todo), where)
         saved = ctx.vars.get(var)
         out = []
         for item in todo:
@@ -292,7 +293,8 @@ def _nearest(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
     def nearest(ctx: Ctx) -> list[Any]:
         p = origin(ctx)
         todo = [q for q in players(ctx) or () if q is not p]
-        ctx.game.budget.spend(len(todo), where)
+        budget: Budget = ctx.game.budget
+        budget.spend(len(todo), where)
         return _tied([(q, ctx.game.seats.distance(p, q)) for q in todo], min)
     return nearest, "players"
 

@@ -613,7 +613,9 @@ COUNTS: dict[str, tuple[str, ...]] = {
     "require": ("n",),
 }
 
+# every effect and function of this module, by name (its classes are types, no effect)
 IMPLS: dict[str, Callable[..., Any]] = {
     name: fn for name, fn in list(globals().items())
-    if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", "") == __name__
+    if callable(fn) and not isinstance(fn, type) and not name.startswith("_")
+    and getattr(fn, "__module__", "") == __name__
 }
