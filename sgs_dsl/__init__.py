@@ -12,14 +12,18 @@ _ALWAYS_COMPILED = ("sgs_dsl.core.defs", "sgs_dsl.core.model", "sgs_dsl.core.mod
 
 
 def compiled() -> bool:
-    """Is this the compiled build (`SGS_COMPILE=1 pip install .`): are the core modules C
+    """Is this the compiled build (`SGS_COMPILE=1 pip install .`): are the modules it compiles C
     extensions built by mypyc rather than Python source? Read from where they load, without
-    importing them."""
-    from importlib.machinery import EXTENSION_SUFFIXES
-    from importlib.util import find_spec
+    importing them or their packages (`sgs --version` loads neither the engine nor the compiler)."""
+    import os
+    from importlib.machinery import EXTENSION_SUFFIXES, PathFinder
 
-    origins = [getattr(find_spec(name), "origin", None) or "" for name in _ALWAYS_COMPILED]
-    return all(origin.endswith(tuple(EXTENSION_SUFFIXES)) for origin in origins)
+    def origin(name: str) -> str:
+        *packages, module = name.split(".")[1:]  # below sgs_dsl
+        spec = PathFinder.find_spec(module, [os.path.join(where, *packages) for where in __path__])
+        return (spec.origin or "") if spec is not None else ""
+
+    return all(origin(name).endswith(tuple(EXTENSION_SUFFIXES)) for name in _ALWAYS_COMPILED)
 
 
 def build() -> str:
