@@ -26,6 +26,41 @@ def const(value: Any) -> Fn:
     return lambda ctx: value
 
 
+def logic(op: str, fns: tuple[Test, ...]) -> Callable[[Ctx], bool]:
+    """Short-circuit `and` / `or` (soundness.logic checks them); two parts (the usual case)
+    without a generator per call."""
+    if len(fns) == 2:
+        a, b = fns
+        if op == "and":
+            return lambda ctx: bool(a(ctx)) and bool(b(ctx))
+        return lambda ctx: bool(a(ctx)) or bool(b(ctx))
+    if op == "and":
+        return lambda ctx: all(p(ctx) for p in fns)
+    return lambda ctx: any(p(ctx) for p in fns)
+
+
+def first_present(fns: tuple[Fn, ...]) -> Fn:
+    """`X or DEFAULT`: the first of the values that is not none, else none."""
+    def either(ctx: Ctx) -> Any:
+        for fn in fns:
+            value = fn(ctx)
+            if value is not None:
+                return value
+        return None
+    return either
+
+
+def not_none(fn: Fn, what: str, where: Span) -> Fn:
+    """A value the checker proved not none, checked again when it is computed (the proof
+    assumes nothing changed in between)."""
+    def needed(ctx: Ctx) -> Any:
+        value = fn(ctx)
+        if value is None:
+            raise RulesError(f"expected a {what} here, but it is none", where)
+        return value
+    return needed
+
+
 def checked_int(fn: Fn, where: Span) -> IntFn:
     """A value the checker cannot type (`use.NAME`) where a number is needed: checked when it
     is computed (a list times 10^9 would fill the memory)."""
