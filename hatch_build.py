@@ -16,9 +16,9 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 # The modules compiled, as paths from the repository root. Each must pass `mypy --strict`
-# (add its package to `files` in pyproject.toml's [tool.mypy]); the classes in them become
-# native classes (docs/performance.md lists what that rules out). All are built into one
-# shared library, so calls between them are native calls.
+# (add it to `files` in pyproject.toml's [tool.mypy]) and be named in sgs_dsl._ALWAYS_COMPILED;
+# the classes in them become native classes (docs/performance.md lists what that rules out).
+# All are built into one shared library, so calls between them are native calls.
 COMPILED_MODULES = [
     "sgs_dsl/core/defs.py",
     "sgs_dsl/core/model.py",
