@@ -1,10 +1,11 @@
-"""The opt-in compiled build: `SGS_COMPILE=1 pip install .` compiles COMPILED_MODULES with
-mypyc into C extensions inside the wheel (docs/performance.md, "The compiled build").
+"""The opt-in compiled build: `SGS_COMPILE=1 pip install .` compiles sgs_dsl.COMPILED_MODULES
+with mypyc into C extensions inside the wheel (docs/performance.md, "The compiled build").
 Without SGS_COMPILE=1 this hook does nothing and asks for nothing: the wheel is pure Python
 and the install needs no C compiler. An editable install is never compiled."""
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import sys
@@ -15,49 +16,23 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-# The modules compiled, as paths from the repository root: the core and the engine, every module
-# of them but two, which stay Python: core/native.py (it is how the pure build does without
-# mypy_extensions) and engine/parts.py (a frozen `Parts` travels to Ray's workers, and a frozen
-# native object does not pickle; it is read once a game). Each must pass `mypy --strict` (its package is in `files` in pyproject.toml's
-# [tool.mypy]); the classes in them become native classes (docs/performance.md lists what that
-# rules out). All are built into one shared library, so calls between them are native calls.
-COMPILED_MODULES = [
-    "sgs_dsl/core/defs.py",
-    "sgs_dsl/core/model.py",
-    "sgs_dsl/core/modes.py",
-    "sgs_dsl/core/vocab.py",
-    "sgs_dsl/core/windows.py",
-    "sgs_dsl/engine/attached.py",
-    "sgs_dsl/engine/bound_modifiers.py",
-    "sgs_dsl/engine/choices.py",
-    "sgs_dsl/engine/damage_rules.py",
-    "sgs_dsl/engine/decisions.py",
-    "sgs_dsl/engine/describe.py",
-    "sgs_dsl/engine/extra_turns.py",
-    "sgs_dsl/engine/filters.py",
-    "sgs_dsl/engine/game_start.py",
-    "sgs_dsl/engine/history.py",
-    "sgs_dsl/engine/hp.py",
-    "sgs_dsl/engine/interfaces.py",
-    "sgs_dsl/engine/invariants.py",
-    "sgs_dsl/engine/kernel.py",
-    "sgs_dsl/engine/labelled.py",
-    "sgs_dsl/engine/moves.py",
-    "sgs_dsl/engine/pindian.py",
-    "sgs_dsl/engine/prohibits.py",
-    "sgs_dsl/engine/questioning.py",
-    "sgs_dsl/engine/seats.py",
-    "sgs_dsl/engine/skills.py",
-    "sgs_dsl/engine/state.py",
-    "sgs_dsl/engine/triggers.py",
-    "sgs_dsl/engine/turn.py",
-    "sgs_dsl/engine/using.py",
-    "sgs_dsl/engine/view.py",
-    "sgs_dsl/engine/viewas.py",
-    "sgs_dsl/engine/zones.py",
-]
-# The shared library holding the compiled code: sgs_dsl/_compiled__mypyc.<platform>.so
-GROUP = "sgs_dsl._compiled"
+
+def compiled_modules(root: Path) -> list[str]:
+    """The modules compiled, as paths from the repository root: sgs_dsl.COMPILED_MODULES, read
+    from sgs_dsl/__init__.py without importing the package (the build may not have its
+    dependencies), so that the list the build compiles and the one `sgs_dsl.compiled()` checks
+    are one list."""
+    tree = ast.parse((root / "sgs_dsl" / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "COMPILED_MODULES" for t in node.targets):
+            return [name.replace(".", "/") + ".py" for name in ast.literal_eval(node.value)]
+    raise RuntimeError("sgs_dsl/__init__.py names no COMPILED_MODULES")
+
+
+# The shared library holding the compiled code: sgs_dsl_compiled__mypyc.<platform>.so, beside the
+# package, not in it: mypyc sets a module's __file__ (and a compiled package's __path__) to the
+# library's folder followed by the module's dotted path, which holds only from above the package
+GROUP = "sgs_dsl_compiled"
 # What the build itself needs (only when compiling): mypyc, setuptools to drive the C
 # compiler, and what the compiled modules import, for mypyc's type check.
 BUILD_REQUIRES = ["mypy>=2.4,<3", "setuptools>=68", "attrs>=23.1"]
@@ -89,7 +64,7 @@ class CompiledBuildHook(BuildHookInterface):
 
 
 def _compile(root: Path, out: Path) -> list[Path]:
-    """Translate COMPILED_MODULES to C and build them; the extension files, under out/lib."""
+    """Translate the compiled modules to C and build them; the extension files, under out/lib."""
     from mypyc.build import mypycify
     from setuptools import Distribution
     from setuptools.command.build_ext import build_ext
@@ -98,7 +73,8 @@ def _compile(root: Path, out: Path) -> list[Path]:
     os.chdir(root)  # mypy names the modules by their paths from the root (and reads [tool.mypy])
     try:
         started = time.perf_counter()
-        extensions = mypycify(list(COMPILED_MODULES), opt_level="3", group_name=GROUP,
+        modules = compiled_modules(root)
+        extensions = mypycify(modules, opt_level="3", group_name=GROUP,
                               target_dir=str(out / "c"))
         translated = time.perf_counter()
         command = build_ext(Distribution({"name": "sgs-dsl", "ext_modules": extensions}))
@@ -106,7 +82,7 @@ def _compile(root: Path, out: Path) -> list[Path]:
         command.build_temp = str(out / "temp")
         command.ensure_finalized()
         command.run()
-        print(f"sgs-dsl: compiled {len(COMPILED_MODULES)} modules: mypyc {translated - started:.1f} s, "
+        print(f"sgs-dsl: compiled {len(modules)} modules: mypyc {translated - started:.1f} s, "
               f"C compiler {time.perf_counter() - translated:.1f} s", file=sys.stderr)
     finally:
         os.chdir(here)

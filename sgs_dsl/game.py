@@ -6,21 +6,30 @@ from __future__ import annotations
 import random
 import traceback
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import attrs
+import attr
 
 from .agents.random_agent import RandomAgent
 from .core.model import Card, GameOver, Player, RulesError
+from .engine.decisions import Agent
 from .engine.invariants import DEFAULT_LEVEL, InvariantBroken, InvariantLevel, Invariants
 from .engine.kernel import Game
 from .engine.parts import DEFAULT_PARTS, Parts
 from .modes import make_mode
+from .modes.base import Mode
+
+if TYPE_CHECKING:
+    from .compiler.library import Library
 
 DEFAULT_MAX_TURNS = 600
 
+#: What a seat played as: its hero's name, or (國戰) the names of its generals.
+SeatHeroes = str | tuple[str, ...]
 
-@attrs.define
+
+# attr.s(auto_attribs=True), not a slotted attrs.define: the form mypyc compiles (docs/performance.md)
+@attr.s(auto_attribs=True)
 class GameResult:
     winner: str
     turns: int
@@ -28,35 +37,35 @@ class GameResult:
     windows_opened: int
     roles: tuple[str, ...]  # each seat's side at the end, as the mode says (identity: its role)
     error: str | None = None
-    violations: list[str] = attrs.field(factory=list)
+    violations: list[str] = attr.ib(factory=list)
     capped: bool = False
     reason: str = ""
-    fired: dict[str, int] = attrs.field(factory=dict)
-    heroes: tuple[str, ...] = ()  # the hero of each seat; empty when the ruleset has no heroes
+    fired: dict[str, int] = attr.ib(factory=dict)
+    heroes: tuple[SeatHeroes, ...] = ()  # the hero of each seat; empty when the ruleset has no heroes
     timed_out: bool = False  # cut off at its time limit (play_game's game_timeout); error says so
     cards_used: int = 0  # cards used (使用) in the game
 
 
 #: Makes a seat's agent from its player (role dealt, no hero yet) and the seat's seed.
-AgentFactory = Callable[[Player, int], Any]
+AgentFactory = Callable[[Player, int], Agent]
 
 
 def _random_agent(player: Player, seed: int) -> RandomAgent:
     return RandomAgent(seed)
 
 
-def build_deck(library: Any, ruleset: str) -> list[Card]:
+def build_deck(library: Library, ruleset: str) -> list[Card]:
     """The ruleset's cards, numbered, each as the ruleset deals it (a `variants` card for its kind)."""
     return library.dealt_cards(ruleset)
 
 
-def ruleset_heroes(library: Any, ruleset: str) -> list[Any]:
+def ruleset_heroes(library: Library, ruleset: str) -> list[Any]:  # the mode's hero cards (modes/base.py)
     """The heroes of a ruleset's hero packages, in library order."""
     rules = library.ruleset(ruleset)
     return make_mode(rules).hero_pool(library, rules.heroes)
 
 
-def setup(library: Any, ruleset: str, players: int, seed: int, agents: list[Any] | None = None,
+def setup(library: Library, ruleset: str, players: int, seed: int, agents: list[Agent] | None = None,
           log: bool = False, agent_factory: AgentFactory | None = None, parts: Parts = DEFAULT_PARTS) -> Game:
     """A table ready to play, by the ruleset's mode: the seats (roles, kingdoms), the deck
     shuffled, heroes chosen (or blank heroes seated), the opening hands. Without `agents`,
@@ -82,13 +91,22 @@ def setup(library: Any, ruleset: str, players: int, seed: int, agents: list[Any]
     return game
 
 
-def hero_names(game: Game) -> tuple[Any, ...]:
+def hero_names(game: Game) -> tuple[SeatHeroes, ...]:
     """The hero of each seat (國戰: a tuple of its generals), or () for a table of blank heroes."""
-    known = game.library.heroes.keys() | game.library.generals.keys()
-    cards = [game.mode.seat_heroes(game, p) for p in game.players]
+    library, mode = game.library, _mode(game)
+    known = library.heroes.keys() | getattr(library, "generals", {}).keys()  # 國戰's generals
+    cards = [mode.seat_heroes(game, p) for p in game.players]
     if not all(names and set(names) <= known for names in cards):
         return ()
     return tuple(names[0] if len(names) == 1 else names for names in cards)
+
+
+def _mode(game: Game) -> Mode:
+    """The game's mode as the loop knows it: the engine holds it as what it asks of a mode
+    (engine/interfaces.py `ModeHooks`); the loop also asks it whose turn comes next."""
+    mode = game.mode
+    assert isinstance(mode, Mode), f"a game's mode is a Mode, not {type(mode).__name__}"
+    return mode
 
 
 def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, invariants: str = DEFAULT_LEVEL) -> GameResult:
@@ -97,13 +115,14 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, invariants: str = DEFAUL
     and at the end; after every turn and at the end; or not at all. The first violation ends
     the game and is reported."""
     checker = _checker(game, InvariantLevel(invariants))
+    mode = _mode(game)
     violations: list[str] = []
     error = None
     winner, reason, capped = "draw", "", False
     ended: GameOver | None = None
     try:
         game.start.start_game()  # 遊戲開始時: setup is done, no turn has begun
-        player = game.mode.first_player(game)
+        player = mode.first_player(game)
         while True:
             if game.turns >= max_turns:
                 capped, reason = True, f"達到{max_turns}回合上限，平局"
@@ -111,7 +130,7 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, invariants: str = DEFAUL
             game.extra_turns.take_turn(player)  # with the extra turns granted in it
             if checker is not None:
                 checker.check(free_time=True)  # between turns: a free time, fully checked
-            player = game.mode.next_player(game, player)
+            player = mode.next_player(game, player)
     except InvariantBroken as broken:
         violations = broken.problems
     except GameOver as over:
@@ -126,7 +145,7 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, invariants: str = DEFAUL
             violations = checker.problems(free_time=False, ended=ended)  # the game ended: not a free time
     game.log(reason or (error or "").splitlines()[-1:][0] if (reason or error) else "")
     return GameResult(winner, game.turns, game.lines, game.windows_opened,
-                      game.mode.sides(game), error, violations, capped, reason, dict(game.fired),
+                      mode.sides(game), error, violations, capped, reason, dict(game.fired),
                       hero_names(game), game.budget.timed_out, game.cards_used)
 
 
@@ -140,14 +159,15 @@ def _checker(game: Game, level: InvariantLevel) -> Invariants | None:
     return checker
 
 
-def turn_cap(library: Any, ruleset: str, max_turns: int = DEFAULT_MAX_TURNS) -> int:
+def turn_cap(library: Library, ruleset: str, max_turns: int = DEFAULT_MAX_TURNS) -> int:
     """The turn cap a game of `ruleset` is played to, and the one to report: the ruleset's own
     `max_turns` when it is smaller than the caller's (`--max-turns`), else the caller's."""
-    return min(max_turns, library.ruleset(ruleset).options.get("max_turns", max_turns))
+    own: int = library.ruleset(ruleset).options.get("max_turns", max_turns)
+    return min(max_turns, own)
 
 
-def play_game(library: Any, ruleset: str, players: int, seed: int, *, log: bool = False,
-              max_turns: int = DEFAULT_MAX_TURNS, agents: list[Any] | None = None,
+def play_game(library: Library, ruleset: str, players: int, seed: int, *, log: bool = False,
+              max_turns: int = DEFAULT_MAX_TURNS, agents: list[Agent] | None = None,
               game_timeout: float | None = None, agent_factory: AgentFactory | None = None,
               invariants: str = DEFAULT_LEVEL, parts: Parts = DEFAULT_PARTS) -> GameResult:
     try:

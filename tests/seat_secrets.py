@@ -41,6 +41,7 @@ from sgs_dsl.engine.parts import DEFAULT_PARTS, Parts
 from sgs_dsl.engine.using import Using
 from sgs_dsl.engine.view import SeatView
 from sgs_dsl.engine.zones import Zones
+from sgs_dsl.modes import make_mode
 
 CARD_LABEL = re.compile(r"【[^】]+】[♠♥♣♦](?:10|[2-9AJQK])")
 SKILL_NAME = re.compile(r"【([^】]+)】")
@@ -293,36 +294,49 @@ class WatchedGame(Game):
         for agent in self.agents:
             if isinstance(agent, WatchingAgent):
                 agent.watch = self.watch
-        mode = self.mode
-        if hasattr(mode, "generals"):
-            mode.look_general = self._look_general
-        mode.check_victory = self._check_victory
 
     def add_line(self, text: str) -> None:  # every line added is handed to the watch (the log only grows)
         super().add_line(text)
         self.watch.line_added(len(self.lines) - 1)
 
-    def _check_victory(self, game: Any) -> None:
+
+class WatchedMode:
+    """Mixed into the class of a watched game's mode (`watched_mode`): the victory it declares
+    and the generals it lets a seat look at, followed by the game's watch."""
+
+    def check_victory(self, game: Any) -> None:
         try:
-            type(self.mode).check_victory(self.mode, game)
+            super().check_victory(game)  # type: ignore[misc]  # the mode class it is mixed into
         except GameOver:
-            self.watch.step()
-            self.watch.settle()
-            self.watch.over = True
+            game.watch.step()
+            game.watch.settle()
+            game.watch.over = True
             raise
 
-    def _look_general(self, game: Any, viewer: Any, player: Any) -> str:
-        mode, watch = self.mode, self.watch
+    def look_general(self, game: Any, viewer: Any, player: Any) -> str:
+        generals = getattr(self, "generals", None)  # 國戰's: other modes have no general to look at
+        if generals is None:
+            return super().look_general(game, viewer, player)  # type: ignore[misc, no-any-return]
+        watch = game.watch
         watch.glancing = (viewer.seat, player.seat)
         try:
-            name = type(mode).look_general(mode, game, viewer, player)
+            name: str = super().look_general(game, viewer, player)  # type: ignore[misc]
         finally:
             watch.glancing = None
-        seat = mode.generals[player.seat]
-        for slot, card in enumerate(seat.cards):
+        for slot, card in enumerate(generals[player.seat].cards):
             if card.name == name:
                 watch.looked_generals.add((viewer.seat, player.seat, slot))
         return name
+
+
+def watched_mode(make: Any) -> Any:
+    """The mode part of a watched game: the mode `make` (a Parts.mode, None for the ruleset's)
+    would make, of a class with WatchedMode mixed in (a subclass: a compiled mode cannot be
+    patched)."""
+    def build(ruleset: Any) -> Any:
+        kind = type((make or make_mode)(ruleset))
+        return type(f"Watched{kind.__name__}", (WatchedMode, kind), {})(ruleset)
+    return build
 
 
 class TracedWatchedGame(WatchedGame):
@@ -382,10 +396,13 @@ class WatchedChoices(Choices):
             self.game.watch.arranging = None
 
 
-def watched_parts(traced: bool = False, base: Parts = DEFAULT_PARTS) -> Parts:
-    """What a watched game is built from (`base`: another game's parts, watched)."""
-    return attrs.evolve(base, game=TracedWatchedGame if traced else WatchedGame, zones=WatchedZones,
-                        moves=WatchedMoves, using=WatchedUsing, choices=WatchedChoices)
+def watched_parts(traced: bool = False, base: Parts = DEFAULT_PARTS, undone: dict[str, Any] | None = None) -> Parts:
+    """What a watched game is built from (`base`: another game's parts, watched; `undone`:
+    parts swapped for ones with a fix undone, the mode among them watched too)."""
+    parts = attrs.evolve(base, game=TracedWatchedGame if traced else WatchedGame, zones=WatchedZones,
+                         moves=WatchedMoves, using=WatchedUsing, choices=WatchedChoices)
+    parts = attrs.evolve(parts, **(undone or {}))
+    return attrs.evolve(parts, mode=watched_mode(parts.mode))
 
 
 class WatchingAgent(TerminalAgent):

@@ -288,12 +288,12 @@ def test_hiding_removing_and_looking_at_generals(library) -> None:
     assert game.mode.hidden_count(zhangfei) == 1
 
 
-def test_general_effects_outside_hegemony_are_a_rules_error() -> None:
+def test_general_effects_outside_hegemony_are_a_rules_error(library) -> None:
     from sgs_dsl.core.model import RulesError
-    from sgs_dsl.modes.identity import IdentityMode
 
+    game = setup(library, "standard", 5, 0)
     with pytest.raises(RulesError, match="no general cards"):
-        IdentityMode().hide(None, None, 0)
+        game.mode.hide(game, game.players[1], 0)
 
 
 def test_a_seat_sees_its_own_face_down_generals_and_no_one_elses(library) -> None:

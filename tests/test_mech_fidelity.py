@@ -13,6 +13,7 @@ from checking import skill
 
 from sgs_dsl.compiler.library import check_paths, load_library
 from sgs_dsl.compiler.runtime import uses_last_hand
+from sgs_dsl.core.defs import Ctx
 from sgs_dsl.core.model import Move, Use, UsedCard
 from sgs_dsl.engine.hp import Hp
 from sgs_dsl.engine.kernel import Game
@@ -71,21 +72,16 @@ def table(library, parts=DEFAULT_PARTS):
     return game
 
 
-class Ctx:
-    def __init__(self, game):
-        self.game, self.vars = game, {}
-
-
 def test_the_last_hand_card_is_all_the_hand_and_only_hand_cards(library):
     game = table(library)
     p = game.players[0]
     slash, horse = p.hand[0], p.equips["offense_horse"]
     kind = slash.kind
-    assert uses_last_hand(Ctx(game), p, UsedCard.of(slash))
-    assert not uses_last_hand(Ctx(game), p, UsedCard.virtual(kind, (slash, horse)))
+    assert uses_last_hand(Ctx(game, {}), p, UsedCard.of(slash))
+    assert not uses_last_hand(Ctx(game, {}), p, UsedCard.virtual(kind, (slash, horse)))
     p.hand.clear()
-    assert not uses_last_hand(Ctx(game), p, UsedCard.virtual(kind, (horse,)))  # empty hand, equipment
-    assert not uses_last_hand(Ctx(game), p, UsedCard.virtual(kind))  # made of no card
+    assert not uses_last_hand(Ctx(game, {}), p, UsedCard.virtual(kind, (horse,)))  # empty hand, equipment
+    assert not uses_last_hand(Ctx(game, {}), p, UsedCard.virtual(kind))  # made of no card
 
 
 def test_a_use_is_never_redirected_onto_a_target_it_has(library):

@@ -219,13 +219,12 @@ def test_the_log_is_printed_once_between_questions():
 
 
 def test_cards_looked_at_or_taken_from_the_deck_are_named_only_to_those_who_see_them():
-    from types import SimpleNamespace
-
     from sgs_dsl.compiler.runtime import look_at
+    from sgs_dsl.core.defs import Ctx
 
     game = setup(load_library(), "standard", 5, 1, log=True)
     looker, holder = game.players[1], game.players[4]
-    look_at(SimpleNamespace(game=game), looker, holder.hand)
+    look_at(Ctx(game, {}), looker, holder.hand)
     game.zones.gain(looker, game.deck[-1])
     for seat, named in ((1, True), (4, True), (0, False)):
         looked = SeatView(game, seat).log_lines()[-2]

@@ -8,21 +8,22 @@ import random
 import pytest
 
 from sgs_dsl.agents.random_agent import RandomAgent
+from sgs_dsl.engine.decisions import Option, Request
 
 
-class Question:
-    def __init__(self, n: int):
-        self.options = [None] * n
+def question(n: int) -> Request:
+    """A question of n options, as the engine asks it."""
+    return Request(0, "choice", "", tuple(Option(str(i), i) for i in range(n)))
 
 
 def test_the_draws_are_those_of_randrange():
     for seed in range(30):
         agent, rng = RandomAgent(seed), random.Random(seed)
         for n in [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33, 100, 1000] * 10:
-            pick = agent.choose(Question(n), None)
+            pick = agent.choose(question(n), None)
             assert pick == rng.randrange(n) and 0 <= pick < n
 
 
 def test_a_question_without_options_is_refused():
     with pytest.raises(ValueError, match="no option"):
-        RandomAgent(1).choose(Question(0), None)
+        RandomAgent(1).choose(question(0), None)

@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import attrs
 import pytest
 from click.testing import CliRunner
 from seat_secrets import (
@@ -62,7 +61,7 @@ def sweep(ruleset: str, players: int, seeds: range | list[int], traced: bool = F
     """The leaks found in seeded games, one line each (none: every seat saw only its own);
     `undone`: parts of the watched game swapped for ones with a fix undone."""
     agents = mixed_watching_agent if mixed else watching_agent
-    parts = attrs.evolve(watched_parts(traced), **(undone or {}))
+    parts = watched_parts(traced, undone=undone)
     leaks = []
     for seed in seeds:
         game = setup(LIBRARY, ruleset, players, seed, log=True, agent_factory=agents, parts=parts)

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
 
 from ..core.defs import (
     ActiveDef,
+    AttachDef,
     CardKind,
     Ctx,
+    EquippedDef,
+    FilterDef,
     ForbidDef,
     ModifierDef,
     Skill,
@@ -23,7 +26,7 @@ from ..core.defs import (
     ViewAsDef,
     mark_helpers,
 )
-from ..core.model import CALL_LEVELS, MAX_DEPTH, STACK_FULL, RulesError
+from ..core.model import CALL_LEVELS, MAX_DEPTH, STACK_FULL, Budget, RulesError
 from ..core.windows import WINDOW_BY_ID, WINDOWS
 from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
@@ -44,7 +47,7 @@ from . import (
 )
 from .runtime import COUNTS, IMPLS
 from .scope import Scope, definitions
-from .values import bounded, checked_cards, checked_int, const
+from .values import Block, CardTest, Fn, IntFn, Test, Typed, bounded, checked_cards, checked_int, const
 
 BREAK = 1
 STOP = 2
@@ -158,8 +161,10 @@ class Compiler:
         misreads.use_clauses(self, node.members)
         self.use_vars = {m.var.text for m in node.members if isinstance(m, ast.ChooseClause)}
         self.use_vars |= {m.path[1].text for m in _walk_sets(node.members) if len(m.path) == 2 and m.path[0].text == "use"}
-        uses, choose, blocks = [], [], {}
-        skill_members = []
+        uses: list[UseMode] = []
+        choose: list[tuple[str, TargetRule, str]] = []
+        blocks: dict[str, Block] = {}
+        skill_members: list[ast.Member] = []
         answering = any(isinstance(m, ast.UseClause) and m.context.text in ("respond", "counter") for m in node.members)
         # the values a card remembers (`state`) are its rule's and its blocks' alike
         states = state_check.declare(self, kind.name, node.members)
@@ -311,20 +316,24 @@ class Compiler:
         return TargetRule(kind, cond, spec.cond is None or _card_free(spec.cond))
 
     # ------------------------------------------------------------ skills (hero skills and equipment)
-    def skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members, span: Span,
-                   states: dict | None = None) -> Skill:
+    def skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members: Sequence[ast.Member],
+                   span: Span, states: dict[str, state_check.State] | None = None) -> Skill:
         outer, self.compiling_skill = self.compiling_skill, name
         try:
             return self._skill_body(name, ident, text, tags, members, span, states)
         finally:
             self.compiling_skill = outer
 
-    def _skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members, span: Span,
-                    states: dict | None = None) -> Skill:
+    def _skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members: Sequence[ast.Member],
+                    span: Span, states: dict[str, state_check.State] | None = None) -> Skill:
         triggers: dict[str, list[TriggerDef]] = {}
-        modifiers, view_as, actives, forbids = [], [], [], []
-        filters, equipped = [], []
-        attached = []  # actions for others
+        modifiers: list[ModifierDef] = []
+        view_as: list[ViewAsDef] = []
+        actives: list[ActiveDef] = []
+        forbids: list[ForbidDef] = []
+        filters: list[FilterDef | None] = []
+        equipped: list[EquippedDef | None] = []
+        attached: list[AttachDef] = []  # actions for others
         # states, tags, and the values set on a use or a damage are readable
         self.states = states if states is not None else state_check.declare(self, name, members)
         misreads.unused_states(self, members)
@@ -399,8 +408,8 @@ class Compiler:
             self.error(m.kind.span, f"unknown forbid '{m.kind.text}'",
                        did_you_mean(m.kind.text, kinds) or "forbid " + ", ".join(f"{k}(...)" for k in kinds))
             return None
-        subject = m.subject.text if m.subject is not None else "you"
-        if subject not in FORBID_SUBJECTS:
+        subject = m.subject.text if m.subject is not None else "you"  # "you" is a subject
+        if m.subject is not None and subject not in FORBID_SUBJECTS:
             self.error(m.subject.span, f"unknown forbid subject '{subject}'",
                        did_you_mean(subject, FORBID_SUBJECTS) or "subjects: " + ", ".join(FORBID_SUBJECTS))
             return None
@@ -493,7 +502,7 @@ class Compiler:
         where = self.modifier_where(m, scope)
         return ModifierDef(name, matches, m.op, value, cond, subject=subject, where=where)
 
-    def modifier_where(self, m: ast.Modifier, scope: Scope) -> Callable[[Ctx], Any] | None:
+    def modifier_where(self, m: ast.Modifier, scope: Scope) -> Test | None:
         """`modify targets(CARD) += N where COND`: each of those N extra targets must meet
         COND (`it`: the target); the card's own targets keep the card's rule."""
         if m.where is None:
@@ -519,15 +528,14 @@ class Compiler:
         return viewas_check.compile_view_as(self, m, skill)
 
     # ------------------------------------------------------------ patterns
-    def pattern(self, p: ast.Pattern) -> Callable[[Any], bool]:
-        alternatives = []
+    def pattern(self, p: ast.Pattern) -> CardTest:
+        alternatives: list[tuple[CardTest, ...]] = []
         for term in p.alternatives:
             misreads.pattern_term(self, term)  # `無懈可擊 殺`, `red black`: never a match
-            tests = []
+            tests: list[CardTest] = []
             for atom in term:
                 if atom.kind == "suit":
-                    suit = atom.text
-                    tests.append(lambda c, s=suit: c.suit == s)
+                    tests.append(_suit_is(atom.text))
                 elif atom.text in schema.PATTERN_WORDS:
                     tests.append(schema.PATTERN_WORDS[atom.text])
                 else:
@@ -537,8 +545,7 @@ class Compiler:
                                    did_you_mean(atom.text, self.card_names() + list(schema.PATTERN_WORDS))
                                    or "patterns: a card name, a suit, " + ", ".join(schema.PATTERN_WORDS))
                         continue
-                    name = kind.name
-                    tests.append(lambda c, n=name: c.kind.is_a(n))
+                    tests.append(_kind_is(kind.name))
             alternatives.append(tuple(tests))
         return _matcher(tuple(alternatives))
 
@@ -553,7 +560,7 @@ class Compiler:
         return None
 
     # ------------------------------------------------------------ statements
-    def block(self, body: tuple, scope: Scope) -> Callable[[Ctx], int | None]:
+    def block(self, body: tuple[ast.Stmt, ...], scope: Scope) -> Block:
         soundness.unreachable(self, body)
         outer, scope.acting = scope.acting, True  # a caller may read in this scope after the block
         outer_body, scope.block_body = scope.block_body, body
@@ -566,7 +573,7 @@ class Compiler:
 
         def run(ctx: Ctx) -> int | None:
             # the block's statements are paid for on entry: one decrement, not one per statement
-            budget = ctx.game.budget
+            budget: Budget = ctx.game.budget
             budget.steps -= n
             if budget.steps < 0:
                 budget.ran_out(spans[max(0, budget.steps + n)])  # the first statement past the budget
@@ -578,7 +585,7 @@ class Compiler:
 
         return run
 
-    def stmt(self, s, scope: Scope) -> Callable[[Ctx], int | None]:
+    def stmt(self, s: ast.Stmt, scope: Scope) -> Block:
         if isinstance(s, ast.CallStmt):
             fn, _ = self.call(s.call, scope)
 
@@ -625,7 +632,8 @@ class Compiler:
 
             def for_each(ctx: Ctx) -> int | None:
                 todo = list(items(ctx))
-                ctx.game.budget.spend(len(todo), where)  # a round costs a step, even an empty one
+                budget: Budget = ctx.game.budget
+                budget.spend(len(todo), where)  # a round costs a step, even an empty one
                 for item in todo:
                     ctx.vars[var] = item
                     signal = body(ctx)
@@ -645,7 +653,8 @@ class Compiler:
                 times = count(ctx)
                 if times > MAX_LOOP:
                     raise RulesError(f"repeat {times} times is more than the limit of {MAX_LOOP}", where)
-                ctx.game.budget.spend(max(0, times), where)  # a round costs a step, even an empty one
+                budget: Budget = ctx.game.budget
+                budget.spend(max(0, times), where)  # a round costs a step, even an empty one
                 for _ in range(times):
                     signal = body(ctx)
                     if signal == BREAK:
@@ -690,6 +699,7 @@ class Compiler:
         base = schema.base_type(t)
         own = base == "use" and field not in schema.MUTABLE["use"]  # damage_bonus is a field
         arith = s.op != "=" and not own
+        value: Fn  # a number for `+=` and `-=`
         value, vtype = (self.expr_int(s.value, scope), "int") if arith else self.expr(s.value, scope)
         if own:
             if field in schema.USE_FIELDS:
@@ -733,12 +743,12 @@ class Compiler:
         return set_field
 
     # ------------------------------------------------------------ expressions
-    def expr_bool(self, e, scope: Scope) -> Callable[[Ctx], bool]:
+    def expr_bool(self, e: ast.Expr, scope: Scope) -> Test:
         fn, t = self.expr(e, scope)
         soundness.check_condition(self, e, t)
         return fn
 
-    def expr_int(self, e, scope: Scope) -> Callable[[Ctx], int]:
+    def expr_int(self, e: ast.Expr, scope: Scope) -> IntFn:
         fn, t = self.expr(e, scope)
         if t not in ("int", "any"):
             self.error(e.span, f"expected a number, found {t}")
@@ -767,7 +777,7 @@ class Compiler:
                 hint = "variables here: " + ", ".join(sorted(set(scope.names())))
         self.error(span, f"unknown variable '{name}'", hint)
 
-    def expr(self, e, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
+    def expr(self, e: ast.Expr, scope: Scope) -> Typed:
         if isinstance(e, ast.Int):  # within ±MAX_INT: the parser (MAX_NUMBER) and the cache see to it
             return const(e.value), "int"
         if isinstance(e, ast.Str):
@@ -789,47 +799,17 @@ class Compiler:
         if isinstance(e, ast.Call):
             return self.call(e, scope)
         if isinstance(e, ast.Arith):
-            if e.op == "+":  # two lists of one type: joined (`recall(p, "借來的刀") + [lent]`)
-                left_fn, lt = self.expr(e.left, scope)
-                if lt in expressions.ELEMENT:
-                    return expressions.joined(self, e, left_fn, lt, scope)
-                left = checked_int(left_fn, e.left.span) if lt == "any" else left_fn
-                if lt not in ("int", "any"):
-                    self.error(e.left.span, f"expected a number, found {lt}",
-                               "`+` adds numbers or joins two lists of one type")
-            else:
-                left = self.expr_int(e.left, scope)
-            right = self.expr_int(e.right, scope)
-            where = e.span
-            if e.op in ("/", "%"):
-                return expressions.divide(self, e, left, right)
-            op = _ARITH[e.op]
-            return (lambda ctx: bounded(op(left(ctx), right(ctx)), where)), "int"
+            return self.arith(e, scope)
         if isinstance(e, ast.Compare):
-            left, lt = self.expr(e.left, scope)
-            right, rt = self.expr(e.right, scope)
-            # a literal compared with a phase name, kingdom or gender
-            left = state_check.literal(self, e.left, rt) or left
-            right = state_check.literal(self, e.right, lt) or right
-            if e.op in ("==", "!="):
-                soundness.check_equal(self, e, lt, rt)
-                choice_check.check_label(self, e, scope)
-                identity = any(schema.base_type(t) in ("player", "card", "use") or t == "none" for t in (lt, rt))
-                op = _COMPARE[e.op] if identity else (operator.eq if e.op == "==" else operator.ne)
-            else:
-                op = _COMPARE[e.op]
-                for side, t in ((e.left, lt), (e.right, rt)):
-                    if t not in ("int", "any"):
-                        self.error(side.span, f"'{e.op}' compares numbers, not {t}")
-            return (lambda ctx: op(left(ctx), right(ctx))), "bool"
+            return self.compare(e, scope)
         if isinstance(e, ast.Logic):
             return soundness.logic(self, e, scope)
         if isinstance(e, ast.Not):
-            inner = self.expr_bool(e.expr, scope)
-            return (lambda ctx: not inner(ctx)), "bool"
+            test = self.expr_bool(e.expr, scope)
+            return (lambda ctx: not test(ctx)), "bool"
         if isinstance(e, ast.Neg):
-            inner = self.expr_int(e.expr, scope)
-            return (lambda ctx: -inner(ctx)), "int"
+            number = self.expr_int(e.expr, scope)
+            return (lambda ctx: -number(ctx)), "int"
         if isinstance(e, ast.Is):
             value, t = self.expr(e.expr, scope)
             if schema.base_type(t) not in ("card", "any"):
@@ -846,7 +826,44 @@ class Compiler:
             return expressions.expr(self, e, scope)
         raise AssertionError(f"unknown expression {e!r}")
 
-    def list_lit(self, e: ast.ListLit, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
+    def arith(self, e: ast.Arith, scope: Scope) -> Typed:
+        left: IntFn
+        if e.op == "+":  # two lists of one type: joined (`recall(p, "借來的刀") + [lent]`)
+            left_fn, lt = self.expr(e.left, scope)
+            if lt in expressions.ELEMENT:
+                return expressions.joined(self, e, left_fn, lt, scope)
+            left = checked_int(left_fn, e.left.span) if lt == "any" else left_fn
+            if lt not in ("int", "any"):
+                self.error(e.left.span, f"expected a number, found {lt}",
+                           "`+` adds numbers or joins two lists of one type")
+        else:
+            left = self.expr_int(e.left, scope)
+        right = self.expr_int(e.right, scope)
+        where = e.span
+        if e.op in ("/", "%"):
+            return expressions.divide(self, e, left, right)
+        op = _ARITH[e.op]
+        return (lambda ctx: bounded(op(left(ctx), right(ctx)), where)), "int"
+
+    def compare(self, e: ast.Compare, scope: Scope) -> Typed:
+        left, lt = self.expr(e.left, scope)
+        right, rt = self.expr(e.right, scope)
+        # a literal compared with a phase name, kingdom or gender
+        left = state_check.literal(self, e.left, rt) or left
+        right = state_check.literal(self, e.right, lt) or right
+        if e.op in ("==", "!="):
+            soundness.check_equal(self, e, lt, rt)
+            choice_check.check_label(self, e, scope)
+            identity = any(schema.base_type(t) in ("player", "card", "use") or t == "none" for t in (lt, rt))
+            op = _COMPARE[e.op] if identity else (operator.eq if e.op == "==" else operator.ne)
+        else:
+            op = _COMPARE[e.op]
+            for side, t in ((e.left, lt), (e.right, rt)):
+                if t not in ("int", "any"):
+                    self.error(side.span, f"'{e.op}' compares numbers, not {t}")
+        return (lambda ctx: op(left(ctx), right(ctx))), "bool"
+
+    def list_lit(self, e: ast.ListLit, scope: Scope) -> Typed:
         """a list written out: of players, of cards or of text, one type throughout."""
         parts = [self.expr(i, scope) for i in e.items]
         types_ = {schema.base_type(t) for _, t in parts} - {"any"}
@@ -858,7 +875,7 @@ class Compiler:
         fns = tuple(fn for fn, _ in parts)
         return (lambda ctx: [fn(ctx) for fn in fns]), t
 
-    def filter(self, e: ast.Filter, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
+    def filter(self, e: ast.Filter, scope: Scope) -> Typed:
         items, t = self.expr(e.items, scope)
         if t not in ("players", "cards", "any"):
             self.error(e.items.span, f"`[x in LIST where ...]` needs players or cards, not {t}")
@@ -870,11 +887,12 @@ class Compiler:
         var = e.var.text
         where = e.span
 
-        def keep(ctx: Ctx) -> list:
+        def keep(ctx: Ctx) -> list[Any]:
             saved = ctx.vars.get(var)
             kept = []
             todo = items(ctx) or ()
-            ctx.game.budget.spend(len(todo), where)  # a test per item, like a `for` round
+            budget: Budget = ctx.game.budget
+            budget.spend(len(todo), where)  # a test per item, like a `for` round
             for item in todo:
                 ctx.vars[var] = item
                 if test(ctx):
@@ -883,7 +901,7 @@ class Compiler:
             return kept
         return keep, t
 
-    def field(self, e: ast.Field, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
+    def field(self, e: ast.Field, scope: Scope) -> Typed:
         obj, t = self.expr(e.obj, scope)
         base = schema.base_type(t)
         if base == "any":
@@ -916,7 +934,7 @@ class Compiler:
             return None if value is None else getter(value)
         return get, ftype
 
-    def call(self, c: ast.Call, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
+    def call(self, c: ast.Call, scope: Scope) -> Typed:
         name = c.name.text
         builtin = schema.BUILTINS.get(name)
         if builtin is None:  # min, max, ...; a procedure; or an unknown name
@@ -933,21 +951,21 @@ class Compiler:
             self.error(c.span, schema.arity_message(name, builtin.required, len(builtin.params), n), f"{name}({sig})")
             return const(None), builtin.returns
         args = [self.argument(a, p.type, scope) for a, p in zip(c.args, builtin.params, strict=False)]
-        kwargs: dict[str, Callable[[Ctx], Any]] = {}
-        for key, value in c.kwargs:
-            if key.text not in builtin.keywords:
-                self.error(key.span, f"'{name}' has no option '{key.text}'",
-                           did_you_mean(key.text, builtin.keywords) or
+        kwargs: dict[str, Fn] = {}
+        for written, value in c.kwargs:
+            if written.text not in builtin.keywords:
+                self.error(written.span, f"'{name}' has no option '{written.text}'",
+                           did_you_mean(written.text, builtin.keywords) or
                            (f"options: {', '.join(builtin.keywords)}" if builtin.keywords else f"'{name}' takes no options"))
                 continue
-            kwargs[key.text] = self.argument(value, builtin.keywords[key.text][0], scope, matcher=True)
+            kwargs[written.text] = self.argument(value, builtin.keywords[written.text][0], scope, matcher=True)
         for key, (_ktype, default) in builtin.keywords.items():
             if key not in kwargs:
                 if default == "default":
                     source = "user" if scope.lookup("user") else "you"
                     if scope.lookup(source) is None:
                         procedures.no_owner(self, c, key)
-                    kwargs[key] = (lambda ctx, s=source: ctx.vars.get(s))
+                    kwargs[key] = _variable(source)
                 else:
                     kwargs[key] = const(default)
         rule = CALL_RULES.get(name)
@@ -961,7 +979,7 @@ class Compiler:
         return _guarded(impl, tuple(args), tuple(kwargs.items()), counted, c.span, self.call_cost(c)), returns
 
     # ------------------------------------------------------------ what a few calls settle when compiled
-    def _mark_rule(self, c: ast.Call, kwargs: dict, scope: Scope) -> None:
+    def _mark_rule(self, c: ast.Call, kwargs: dict[str, Fn], scope: Scope) -> None:
         key = c.args[1] if len(c.args) > 1 else None
         if isinstance(key, ast.Str):  # a name computed at run time is not checked
             if c.name.text == "mark":
@@ -969,27 +987,27 @@ class Compiler:
             else:
                 self.marks_read.append((key.value, key.span))
 
-    def _confirm_rule(self, c: ast.Call, kwargs: dict, scope: Scope) -> None:
+    def _confirm_rule(self, c: ast.Call, kwargs: dict[str, Fn], scope: Scope) -> None:
         kwargs.update(self.confirm_labels(c))
 
-    def _offers_rule(self, c: ast.Call, kwargs: dict, scope: Scope) -> None:
+    def _offers_rule(self, c: ast.Call, kwargs: dict[str, Fn], scope: Scope) -> None:
         choice_check.check_offers(self, c)
 
-    def _history_rule(self, c: ast.Call, kwargs: dict, scope: Scope) -> None:
+    def _history_rule(self, c: ast.Call, kwargs: dict[str, Fn], scope: Scope) -> None:
         # the engine records moves only in a game whose text asks about them
         if self.compiling_skill is not None:
             self.history_skills.add(self.compiling_skill)
         else:
             self.history_used = True
 
-    def _damage_card_rule(self, c: ast.Call, kwargs: dict, scope: Scope) -> None:
+    def _damage_card_rule(self, c: ast.Call, kwargs: dict[str, Fn], scope: Scope) -> None:
         """A damage in a card's text is dealt by that card, unless `card:` says otherwise."""
         if any(k.text == "card" for k, _ in c.kwargs):
             return
         in_card = scope.lookup("user") is not None and scope.lookup("card") is not None
         kwargs["card"] = (lambda ctx: ctx.vars.get("card")) if in_card else const(None)
 
-    def confirm_labels(self, c: ast.Call) -> dict[str, Callable[[Ctx], Any]]:
+    def confirm_labels(self, c: ast.Call) -> dict[str, Fn]:
         """The two answers of `confirm`, fixed now: written as text, or read off a question
         `是否V？` (V and 不V). Each says what it does; a bare 是／否 would not."""
         given = {key.text: value for key, value in c.kwargs}
@@ -1019,7 +1037,7 @@ class Compiler:
                        'name the action, e.g. yes: "發動", no: "不發動"')
         return label
 
-    def argument(self, a, ptype: str, scope: Scope, matcher: bool = False) -> Callable[[Ctx], Any]:
+    def argument(self, a: ast.Expr, ptype: str, scope: Scope, matcher: bool = False) -> Fn:
         """Arguments whose type is a name domain (pattern, nature, phase, zone, slot) are resolved now;
         a pattern only `matcher` (a keyword: `match: red`) may be a pattern word naming no card."""
         if ptype in state_check.ARG_TYPES:
@@ -1078,7 +1096,7 @@ class Compiler:
 # The calls whose compiling settles something beyond their arguments' types, in one place:
 # labels fixed at load time, offers checked against their options, the history switched on,
 # a card's damage credited to that card.
-CALL_RULES: dict[str, Callable[[Compiler, ast.Call, dict, Scope], None]] = {
+CALL_RULES: dict[str, Callable[[Compiler, ast.Call, dict[str, Fn], Scope], None]] = {
     "confirm": Compiler._confirm_rule,
     "choose_option": Compiler._offers_rule,
     "history": Compiler._history_rule,
@@ -1089,7 +1107,7 @@ CALL_RULES: dict[str, Callable[[Compiler, ast.Call, dict, Scope], None]] = {
 }
 
 
-def _in_domain(fn: Callable[[Ctx], Any], table: dict[str, Any], what: str, where: Span) -> Callable[[Ctx], Any]:
+def _in_domain(fn: Fn, table: dict[str, Any], what: str, where: Span) -> Fn:
     """A name of a closed set computed at run time: the engine's value for it, or a located
     rules error for a name outside the set (never a Python error deep in the engine)."""
     def named(ctx: Ctx) -> Any:
@@ -1100,8 +1118,8 @@ def _in_domain(fn: Callable[[Ctx], Any], table: dict[str, Any], what: str, where
     return named
 
 
-def _guarded(impl: Callable[..., Any], arg_fns: tuple, kw_items: tuple, counted: tuple[tuple[int, str], ...],
-             where: Span, levels: int) -> Callable[[Ctx], Any]:
+def _guarded(impl: Callable[..., Any], arg_fns: tuple[Fn, ...], kw_items: tuple[tuple[str, Fn], ...],
+             counted: tuple[tuple[int, str], ...], where: Span, levels: int) -> Fn:
     """A builtin's call within the game's budget. Text sets off more text only through calls,
     so a call counts `levels` of nesting (CALL_LEVELS and the level it is written at); a count
     it asks for (`counted`: the index of the value among the arguments, and its name) is
@@ -1113,7 +1131,7 @@ def _guarded(impl: Callable[..., Any], arg_fns: tuple, kw_items: tuple, counted:
     fns = arg_fns + tuple(f for _, f in kw_items)
 
     def run(ctx: Ctx) -> Any:
-        budget = ctx.game.budget
+        budget: Budget = ctx.game.budget
         values = [f(ctx) for f in fns]
         for i, what in counted:
             budget.count(values[i], what, where)
@@ -1131,20 +1149,22 @@ def _guarded(impl: Callable[..., Any], arg_fns: tuple, kw_items: tuple, counted:
     return run
 
 
-def _guarded_short(impl: Callable[..., Any], arg_fns: tuple, where: Span, levels: int) -> Callable[[Ctx], Any]:
-    """`_guarded` for the most frequent calls, of one or two positional arguments (queries in
+def _guarded_short(impl: Callable[..., Any], arg_fns: tuple[Fn, ...], where: Span, levels: int) -> Fn:
+    """`_guarded` for the most frequent calls, of up to two positional arguments (queries in
     conditions: `in_range(user, it)`), without building argument lists per call."""
-    first, second = (arg_fns + (None, None))[:2]
+    n = len(arg_fns)
+    first = arg_fns[0] if n > 0 else _NOTHING
+    second = arg_fns[1] if n > 1 else _NOTHING
 
     def run(ctx: Ctx) -> Any:
-        budget = ctx.game.budget
+        budget: Budget = ctx.game.budget
         if budget.depth + levels > MAX_DEPTH:
             budget.too_deep(where)
         budget.depth += levels
         try:
-            if second is not None:
+            if n == 2:
                 return impl(ctx, first(ctx), second(ctx))
-            return impl(ctx, first(ctx)) if first is not None else impl(ctx)
+            return impl(ctx, first(ctx)) if n == 1 else impl(ctx)
         except RecursionError:
             raise RulesError(STACK_FULL, where) from None
         except RulesError as problem:  # the engine refused: name the call that asked
@@ -1154,12 +1174,28 @@ def _guarded_short(impl: Callable[..., Any], arg_fns: tuple, where: Span, levels
     return run
 
 
+_NOTHING = const(None)  # no argument: never called
+
+
 def _located(problem: RulesError, where: Span) -> RulesError:
     """A rules error the engine raised without a place: at the call of the text that asked."""
     return problem if problem.span is not None else RulesError(str(problem), where)
 
 
-def _matcher(alts: tuple[tuple[Callable[[Any], bool], ...], ...]) -> Callable[[Any], bool]:
+def _variable(name: str) -> Fn:
+    """A variable's value, none where it has none (an effect's default: `you` or `user`)."""
+    return lambda ctx: ctx.vars.get(name)
+
+
+def _suit_is(suit: str) -> CardTest:
+    return lambda c: c.suit == suit
+
+
+def _kind_is(name: str) -> CardTest:
+    return lambda c: c.kind.is_a(name)
+
+
+def _matcher(alts: tuple[tuple[CardTest, ...], ...]) -> CardTest:
     """A pattern's test: any alternative whose atoms all hold. One atom, or one alternative
     (most patterns: `殺`, `red`), is tested without generators: patterns run for every card
     at every free time."""
@@ -1172,17 +1208,17 @@ def _matcher(alts: tuple[tuple[Callable[[Any], bool], ...], ...]) -> Callable[[A
     return lambda c: c is not None and any(all(t(c) for t in term) for term in alts)
 
 
-def _set_names(members, head: str) -> set[str]:
+def _set_names(members: Sequence[ast.Member], head: str) -> set[str]:
     """the names `set HEAD.NAME = ...` gives a value in these members."""
     return {m.path[1].text for m in _walk_sets(members) if len(m.path) == 2 and m.path[0].text == head}
 
 
-def _walk_sets(members) -> list[ast.Set]:
+def _walk_sets(members: Sequence[ast.Member]) -> list[ast.Set]:
     """The `set` statements of the members' blocks and triggers, at any depth."""
     return [x for m in members if isinstance(m, (ast.Block, ast.Trigger)) for x in _sets_in(m.body)]
 
 
-def _sets_in(stmts) -> list[ast.Set]:
+def _sets_in(stmts: Sequence[ast.Stmt]) -> list[ast.Set]:
     """The `set` statements among these statements, at any depth."""
     found: list[ast.Set] = []
     for s in stmts:

@@ -9,23 +9,23 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 
 from ..core.defs import Ctx, TriggerDef
-from ..core.model import RulesError
+from ..core.model import Budget, RulesError
 from ..syntax import ast
-from ..syntax.diagnostics import Span
+from ..syntax.diagnostics import Diagnostic, Span
 from . import procedures, schema, soundness
-from .values import bounded, const
+from .values import Fn, IntFn, Typed, bounded, const
 
 if TYPE_CHECKING:
     from .compiler import Compiler
     from .scope import Scope
 
-Fn = Callable[[Ctx], Any]
-Typed = tuple[Fn, str]
+Pairs: TypeAlias = Callable[[Ctx], list[tuple[Any, Any]]]  # the items of `p in LIST`, each with its key
+Compile: TypeAlias = Callable[["Compiler", ast.Call, "Scope"], Typed]  # a function of the language, checked and compiled
 
 # list types and the type of their items
 ELEMENT = {"players": "player", "cards": "card", "strs": "str", "ints": "int", "bools": "bool"}
@@ -53,14 +53,14 @@ def _bad(comp: Compiler, span: Span, message: str, hint: str = "", returns: str 
 
 # ---------------------------------------------------------------- operators
 
-def divide(comp: Compiler, e: ast.Arith, left: Fn, right: Fn) -> Typed:
+def divide(comp: Compiler, e: ast.Arith, left: IntFn, right: IntFn) -> Typed:
     """`a / b` rounds down and `a % b` takes the sign of b, so a == (a / b) * b + a % b;
     a divisor of 0 is a load error when written, a located rules error when computed."""
     what = "division by zero" if e.op == "/" else "'%' by zero: a remainder needs a divisor other than 0"
     hint = "test the divisor first: `if n != 0 then a / n else 0`"
     if isinstance(e.right, ast.Int) and e.right.value == 0:
         comp.error(e.right.span, what, hint)
-    op = operator.floordiv if e.op == "/" else operator.mod
+    op: Callable[[int, int], int] = operator.floordiv if e.op == "/" else operator.mod
     where = e.span
 
     def run(ctx: Ctx) -> int:
@@ -157,11 +157,12 @@ def _binder(comp: Compiler, b: ast.Binder, scope: Scope) -> tuple[Fn, str, Scope
     return items, item, inner
 
 
-def _over(items: Fn, var: str, key: Fn, where: Span) -> Callable[[Ctx], list[tuple[Any, Any]]]:
+def _over(items: Fn, var: str, key: Fn, where: Span) -> Pairs:
     """The items of a list, each with its key (a step per item, like a filter)."""
     def each(ctx: Ctx) -> list[tuple[Any, Any]]:
         todo = items(ctx) or ()
-        ctx.game.budget.spend(len(todo), where)
+        budget: Budget = ctx.game.budget
+        budget.spend(len(todo), where)
         saved = ctx.vars.get(var)
         out = []
         for item in todo:
@@ -172,7 +173,7 @@ def _over(items: Fn, var: str, key: Fn, where: Span) -> Callable[[Ctx], list[tup
     return each
 
 
-def _keyed(comp: Compiler, c: ast.Call, scope: Scope, key_type: str) -> tuple[Callable, str] | None:
+def _keyed(comp: Compiler, c: ast.Call, scope: Scope, key_type: str) -> tuple[Pairs, str] | None:
     """The (item, key) pairs of `F(p in LIST, KEY)` and the list's type; None if not that form."""
     if not c.args or not isinstance(c.args[0], ast.Binder):
         return None
@@ -184,7 +185,7 @@ def _keyed(comp: Compiler, c: ast.Call, scope: Scope, key_type: str) -> tuple[Ca
     return _over(items, b.var.text, key, c.span), LIST_OF.get(item, "any")
 
 
-def _keys(pairs: Callable[[Ctx], list[tuple[Any, Any]]]) -> Fn:
+def _keys(pairs: Pairs) -> Fn:
     return lambda ctx: [v for _, v in pairs(ctx)]
 
 
@@ -197,7 +198,7 @@ def _values(comp: Compiler, c: ast.Call, scope: Scope, want: str) -> Fn:
     return lambda ctx: fn(ctx) or ()
 
 
-def _extreme(pick: Callable[..., int]) -> Callable[[Compiler, ast.Call, Scope], Typed]:
+def _extreme(pick: Callable[..., int]) -> Compile:
     def compile_(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
         where, name = c.span, c.name.text
         keyed = _keyed(comp, c, scope, "int")
@@ -235,7 +236,7 @@ def _sum(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
     return (lambda ctx: sum(values(ctx))), "int"
 
 
-def _logic(test: Callable[..., bool]) -> Callable[[Compiler, ast.Call, Scope], Typed]:
+def _logic(test: Callable[..., bool]) -> Compile:
     def compile_(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
         keyed = _keyed(comp, c, scope, "bool")
         if keyed is not None:
@@ -260,7 +261,7 @@ def _first(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
     return (lambda ctx: next(iter(items(ctx) or ()), None)), item + "?"
 
 
-def _ties(best: Callable[..., int]) -> Callable[[Compiler, ast.Call, Scope], Typed]:
+def _ties(best: Callable[..., int]) -> Compile:
     """fewest / most: every item whose key is the best, in the list's order (手牌數最少的角色
     may be several players)."""
     def compile_(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
@@ -273,7 +274,7 @@ def _ties(best: Callable[..., int]) -> Callable[[Compiler, ast.Call, Scope], Typ
     return compile_
 
 
-def _tied(pairs: list[tuple[Any, Any]], best: Callable[..., int]) -> list:
+def _tied(pairs: list[tuple[Any, Any]], best: Callable[..., int]) -> list[Any]:
     if not pairs:
         return []
     top = best(v for _, v in pairs)
@@ -289,15 +290,16 @@ def _nearest(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
         comp.error(c.args[1].span, f"'nearest' chooses among players, not {t}", FUNCTIONS["nearest"])
     where = c.span
 
-    def nearest(ctx: Ctx) -> list:
+    def nearest(ctx: Ctx) -> list[Any]:
         p = origin(ctx)
         todo = [q for q in players(ctx) or () if q is not p]
-        ctx.game.budget.spend(len(todo), where)
+        budget: Budget = ctx.game.budget
+        budget.spend(len(todo), where)
         return _tied([(q, ctx.game.seats.distance(p, q)) for q in todo], min)
     return nearest, "players"
 
 
-_IMPLEMENTED: dict[str, Callable[[Compiler, ast.Call, Scope], Typed]] = {
+_IMPLEMENTED: dict[str, Compile] = {
     "min": _extreme(min), "max": _extreme(max), "abs": _abs, "sum": _sum, "any": _logic(any), "all": _logic(all),
     "first": _first, "fewest": _ties(min), "most": _ties(max), "nearest": _nearest,
 }
@@ -341,9 +343,9 @@ def each_window(comp: Compiler, m: ast.Trigger, skill: str) -> list[TriggerDef]:
     return compiled
 
 
-def _report(comp: Compiler, found: list[tuple[str, list]]) -> None:
-    where: dict[tuple, list[str]] = {}
-    first: dict[tuple, Any] = {}
+def _report(comp: Compiler, found: list[tuple[str, list[Diagnostic]]]) -> None:
+    where: dict[tuple[Span, str], list[str]] = {}
+    first: dict[tuple[Span, str], Diagnostic] = {}
     for window, diagnostics in found:
         for d in diagnostics:
             key = (d.span, d.message)
@@ -365,12 +367,12 @@ def set_var(comp: Compiler, s: ast.Set, t: str, scope: Scope) -> Callable[[Ctx],
                    "only a variable defined by `let` can be changed; `set` also changes fields: `set damage.amount += 1;`")
         return lambda ctx: None
     if s.op != "=":
-        value = comp.expr_int(s.value, scope)
+        step = comp.expr_int(s.value, scope)
         if t not in ("int", "any"):
             comp.error(s.span, f"'{s.op}' adds to a number, but '{name.text}' is {t}")
 
         sign, var, where = (1 if s.op == "+=" else -1), name.text, s.span
-        return lambda ctx: ctx.vars.__setitem__(var, bounded(ctx.vars[var] + sign * value(ctx), where))
+        return lambda ctx: ctx.vars.__setitem__(var, bounded(ctx.vars[var] + sign * step(ctx), where))
     value, vt = comp.expr(s.value, scope)
     if common_type(t, vt) != t and t != "any":
         comp.error(s.value.span, f"'{name.text}' is {t}, not {vt}",

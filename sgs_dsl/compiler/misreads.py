@@ -5,6 +5,7 @@ reserved word. Each is a located error with the fix in its hint."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -114,7 +115,7 @@ def unused_lets(c: Any, body) -> None:
                    "use it, or drop the `let` (is a later use of it misspelt?)")
 
 
-def unused_states(c: Any, members: tuple) -> None:
+def unused_states(c: Any, members: Sequence[Any]) -> None:
     """A `state` the skill never names (no `remember` or `recall` of it): a declaration that does
     nothing, or a misspelt name at its uses (a warning: the text still loads)."""
     named = {node.value for m in members if not isinstance(m, ast.StateDecl)

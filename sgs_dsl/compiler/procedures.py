@@ -10,18 +10,17 @@ too deep."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import attrs
+import attr
 
 from ..core.defs import Ctx
-from ..core.model import MAX_DEPTH, NESTING_RULE, STACK_FULL, RulesError
+from ..core.model import MAX_DEPTH, NESTING_RULE, STACK_FULL, Budget, RulesError
 from ..syntax import ast
 from ..syntax.diagnostics import Span, did_you_mean
 from . import misreads, schema, soundness
 from .scope import Scope, definitions
-from .values import checked_int, const
+from .values import Fn, Typed, checked_int, const
 
 if TYPE_CHECKING:
     from .compiler import Compiler
@@ -31,13 +30,18 @@ TYPES = {"player": "player", "players": "players", "card": "card", "cards": "car
          "number": "int", "bool": "bool", "str": "str"}
 
 
-@attrs.define(eq=False)
+def _not_compiled(ctx: Ctx) -> Any:
+    raise AssertionError("a procedure ran before compile_all compiled it")
+
+
+# attr.s(auto_attribs=True), not attrs.define: the form mypyc compiles (docs/performance.md)
+@attr.s(auto_attribs=True, eq=False, order=False)
 class Procedure:
     name: str
     params: tuple[tuple[str, str], ...]  # (name, type)
     returns: str  # "none" for a procedure
     span: Span
-    run: Callable[[Ctx], Any] | None = None  # compiled once every procedure is declared
+    run: Fn = _not_compiled  # compiled once every procedure is declared (compile_all)
 
     def signature(self) -> str:
         params = ", ".join(f"{n}: {t}" for n, t in self.params)
@@ -105,7 +109,7 @@ def compile_all(comp: Compiler, defs: list[Definition]) -> None:
         proc.run = value
 
 
-def call(comp: Compiler, c: ast.Call, scope: Scope) -> tuple[Callable[[Ctx], Any], str]:
+def call(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
 
     proc = comp.procedures[c.name.text]
     if proc.returns == "none" and not scope.may_act():
@@ -122,7 +126,7 @@ def call(comp: Compiler, c: ast.Call, scope: Scope) -> tuple[Callable[[Ctx], Any
     return _caller(proc, names, args, c.span, comp.call_cost(c)), proc.returns
 
 
-def _argument(comp: Compiler, a: Any, name: str, want: str, proc: Procedure, scope: Scope) -> Callable[[Ctx], Any]:
+def _argument(comp: Compiler, a: Any, name: str, want: str, proc: Procedure, scope: Scope) -> Fn:
 
     fn, t = comp.expr(a, scope)
     if t == "any":
@@ -135,10 +139,10 @@ def _argument(comp: Compiler, a: Any, name: str, want: str, proc: Procedure, sco
     return fn
 
 
-def _caller(proc: Procedure, names: tuple[str, ...], args: tuple, where: Span, levels: int) -> Callable[[Ctx], Any]:
+def _caller(proc: Procedure, names: tuple[str, ...], args: tuple[Fn, ...], where: Span, levels: int) -> Fn:
     """A call of a procedure: it counts `levels` against the nesting budget while it runs."""
     def run(ctx: Ctx) -> Any:
-        budget = ctx.game.budget
+        budget: Budget = ctx.game.budget
         local = Ctx(ctx.game, {n: f(ctx) for n, f in zip(names, args, strict=True)})
         if budget.depth + levels > MAX_DEPTH:
             raise RulesError(f"the call of '{proc.name}' is nested more than {MAX_DEPTH} levels deep: a procedure "

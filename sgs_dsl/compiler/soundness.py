@@ -10,8 +10,8 @@ from typing import Any
 
 import attrs
 
-from ..core.model import RulesError
 from ..syntax import ast
+from . import values
 
 # values compared by identity or by value: two of these can be equal only if their bases agree
 _COMPARABLE_GROUPS = (
@@ -264,19 +264,7 @@ def logic(c, e, scope) -> tuple[Callable[[Any], Any], str]:
     for before, item in zip(e.items, e.items[1:], strict=False):
         narrow_in(inner, proves(before))
         parts.append(c.expr_bool(item, inner))
-    return _logic(e.op, tuple(parts)), "bool"
-
-
-def _logic(op: str, fns: tuple[Callable[[Any], Any], ...]) -> Callable[[Any], bool]:
-    """Short-circuit `and` / `or`; two parts (the usual case) without a generator per call."""
-    if len(fns) == 2:
-        a, b = fns
-        if op == "and":
-            return lambda ctx: bool(a(ctx)) and bool(b(ctx))
-        return lambda ctx: bool(a(ctx)) or bool(b(ctx))
-    if op == "and":
-        return lambda ctx: all(p(ctx) for p in fns)
-    return lambda ctx: any(p(ctx) for p in fns)
+    return values.logic(e.op, tuple(parts)), "bool"
 
 
 def _default(c, e, first, t: str, scope) -> tuple[Callable[[Any], Any], str]:
@@ -289,15 +277,7 @@ def _default(c, e, first, t: str, scope) -> tuple[Callable[[Any], Any], str]:
             it = "any"  # said once, not again where the value is used
         fns.append(fn)
         t = it if it != "none" else t
-    rest = tuple(fns)
-
-    def either(ctx: Any) -> Any:
-        for fn in rest:
-            value = fn(ctx)
-            if value is not None:
-                return value
-        return None
-    return either, t
+    return values.first_present(tuple(fns)), t
 
 
 def check_field_of(c, e, t: str) -> None:
@@ -319,7 +299,7 @@ def check_arg(c, a, ptype: str, t: str, fn: Callable[[Any], Any], scope) -> Call
     knows (a guard, a list with an item) keeps a run-time check: the proof assumes nothing
     changed in between."""
     if ptype in _NEEDS_ONE and not is_optional(t) and _proven(a, scope):
-        fn = _not_none(fn, ptype, a.span)
+        fn = values.not_none(fn, ptype, a.span)
     _check_arg(c, a, ptype, t)
     return fn
 
@@ -329,15 +309,6 @@ def _proven(a, scope) -> bool:
         return a.name.text in ("choose_player", "pick") or path_of(a) is not None
     path = path_of(a)
     return path is not None and scope.lookup("?" + path) == NOT_NONE
-
-
-def _not_none(fn: Callable[[Any], Any], what: str, where) -> Callable[[Any], Any]:
-    def needed(ctx: Any) -> Any:
-        value = fn(ctx)
-        if value is None:
-            raise RulesError(f"expected a {what} here, but it is none", where)
-        return value
-    return needed
 
 
 def _check_arg(c, a, ptype: str, t: str) -> None:

@@ -5,7 +5,7 @@ and literals compared with a phase name, a kingdom or a gender, read in either s
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -46,7 +46,7 @@ class State:
         return list(empty) if isinstance(empty, tuple) else empty
 
 
-def declare(c: Any, skill: str, members: tuple) -> dict[str, State]:
+def declare(c: Any, skill: str, members: Sequence[Any]) -> dict[str, State]:
     """The states a skill declares (`state NAME: TYPE until SCOPE;`), checked."""
     states: dict[str, State] = {}
     for m in members:
@@ -68,7 +68,7 @@ def declare(c: Any, skill: str, members: tuple) -> dict[str, State]:
     return states
 
 
-def check_tags(c: Any, tags: tuple[str, ...], members: tuple) -> None:
+def check_tags(c: Any, tags: tuple[str, ...], members: Sequence[Any]) -> None:
     """A wake skill (覺醒技) or a locked skill (鎖定技) acts by itself: its triggers cannot be
     optional, it has no play-phase action, and (locked) no conversion the player chooses."""
     kind = "wake skill (覺醒技)" if "wake" in tags else "locked skill (鎖定技)" if "locked" in tags else None

@@ -12,6 +12,7 @@ from ..core.model import (
     Move,
     Player,
     RulesError,
+    UsedCard,
 )
 from ..core.native import mypyc_attr
 from ..core.vocab import PILE
@@ -281,8 +282,9 @@ class Zones:
             self.game.log(f"{player.label()}獲得{source}{shown}")
         self.to_hand(player, [card])
 
-    def show_cards(self, cards: list[Card]) -> None:
-        """展示: the cards, wherever they lie, are shown to everyone (they stay where they are)."""
+    def show_cards(self, cards: list[Card | UsedCard]) -> None:
+        """展示: the cards (or a card as used), wherever they lie, are shown to everyone (they stay
+        where they are)."""
         if self.game.logging and cards:
             self.game.log("展示" + "、".join(c.label() for c in cards))
 

@@ -10,25 +10,47 @@ the hooks with identity and 國戰 as examples."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from ..core.defs import Ruleset, Skill
 from ..core.model import Player, RulesError
 from ..core.modes import ModeSpec
+from ..core.native import mypyc_attr
+from ..engine.decisions import Option
+
+if TYPE_CHECKING:
+    from ..compiler.library import Library
+    from ..engine.kernel import Game
 
 BLANK_HP = 4  # a seat of a ruleset without heroes: a hero with 4 max hp and no skills
 
 
+class Dealer(Protocol):
+    """What deals the hero cards at random: the game's seeded random.Random, or a ruling's
+    dealer that arranges the candidates instead (rulings/table.py)."""
+
+    def shuffle(self, x: list[Any]) -> None: ...
+
+    def choice(self, seq: Sequence[Any]) -> Any: ...
+
+
+# Compiled with mypyc in the compiled build (docs/performance.md): tests and other modes
+# subclass the modes in Python, and the class-level settings are ClassVars, read from the
+# class a subclass may override them in.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Mode:
     """The hooks the game and the kernel call; the defaults are what most modes do."""
 
-    spec: ModeSpec
-    starting_hand = 4  # cards each seat draws before the first turn
-    hides_skills = False  # some of a player's skills are on face-down cards (國戰): see `hidden`
-    cards_per_seat = 1  # hero cards a seat takes (國戰: two generals)
-    locked_first = False  # in one window, a player's locked skills resolve before their others
-    turned_words = ("將武將牌翻至背面朝上", "將武將牌翻至正面朝上")  # the log of 翻面: turned over, back
+    spec: ClassVar[ModeSpec]
+    starting_hand: ClassVar[int] = 4  # cards each seat draws before the first turn
+    hides_skills: ClassVar[bool] = False  # some of a player's skills are on face-down cards (國戰): see `hidden`
+    cards_per_seat: ClassVar[int] = 1  # hero cards a seat takes (國戰: two generals)
+    locked_first: ClassVar[bool] = False  # in one window, a player's locked skills resolve before their others
+    # the log of 翻面: turned over, back
+    turned_words: ClassVar[tuple[str, str]] = ("將武將牌翻至背面朝上", "將武將牌翻至正面朝上")
 
-    def __init__(self, ruleset: Any = None):
+    def __init__(self, ruleset: Ruleset | None = None):
         self.ruleset = ruleset  # the ruleset being played (None for a table built by hand)
 
     @property
@@ -52,56 +74,58 @@ class Mode:
         """The seats before heroes are chosen, in seat order (seat 0 first)."""
         raise NotImplementedError
 
-    def choose_heroes(self, game: Any, pool: list[Any], rng: Any) -> None:
-        """Every seat gets its hero (or generals) from the pool; `rng` shuffles (a ruling's
-        table passes a dealer that arranges the candidates instead)."""
+    def choose_heroes(self, game: Game, pool: list[Any], rng: Dealer) -> None:
+        """Every seat gets its hero (or generals) from the pool (the cards `hero_pool` gives:
+        heroes, or 國戰's generals); `rng` shuffles (a ruling's table passes a dealer that
+        arranges the candidates instead)."""
         raise NotImplementedError
 
-    def opening(self, game: Any) -> str:
+    def opening(self, game: Game) -> str:
         """The first line of the game's log, once the seats have their heroes."""
         return f"{self.spec.title} {len(game.players)}人"
 
-    def first_player(self, game: Any) -> Player:
+    def first_player(self, game: Game) -> Player:
         return game.players[0]
 
-    def next_player(self, game: Any, player: Player) -> Player:
+    def next_player(self, game: Game, player: Player) -> Player:
         return game.seats.next_alive(player)
 
-    def hero_pool(self, library: Any, packages: tuple[str, ...]) -> list[Any]:
-        """The cards heroes are chosen from: the heroes of the ruleset's packages."""
+    def hero_pool(self, library: Library, packages: tuple[str, ...]) -> list[Any]:
+        """The cards heroes are chosen from: the heroes of the ruleset's packages (each mode
+        says which cards: compiler.library's Hero, or General)."""
         return [h for h in library.heroes.values() if h.package in packages]
 
-    def phase_starting(self, game: Any, player: Player, phase: str) -> None:
+    def phase_starting(self, game: Game, player: Player, phase: str) -> None:
         """Before a phase's start window (國戰: reveal generals as the preparation phase starts)."""
 
     # ------------------------------------------------------------ during the game
-    def has_skill(self, player: Player, skill: Any) -> bool:
+    def has_skill(self, player: Player, skill: Skill) -> bool:
         """Whether a skill of the player's hero is in play for them (the kernel caches this)."""
         return True
 
-    def hidden(self, player: Player, skill: Any) -> bool:
+    def hidden(self, player: Player, skill: Skill) -> bool:
         """The skill is on a face-down card: it may be invoked (which shows the card first), but
         nothing of it acts by itself (with `hides_skills`)."""
         return False
 
-    def copies(self, player: Player, skill: Any) -> int:
+    def copies(self, player: Player, skill: Skill) -> int:
         """How many of the player's face-up cards give the skill: its modifiers act that often
         (國戰: two 馬術 stack, seed 001 Q&A 11)."""
         return 1
 
-    def play_options(self, game: Any, player: Player) -> list[Any]:
+    def play_options(self, game: Game, player: Player) -> list[Option]:
         """Actions the mode adds to the player's play phase (國戰: showing a general whose skill
         says it may be shown then); each option's value is ("mode", what `play_action` takes)."""
         return []
 
-    def hand_limit_bonus(self, game: Any, player: Player) -> int:
+    def hand_limit_bonus(self, game: Game, player: Player) -> int:
         """What the mode adds to the player's hand limit in the discard phase now."""
         return 0
 
-    def play_action(self, game: Any, player: Player, what: Any) -> None:
+    def play_action(self, game: Game, player: Player, what: Any) -> None:  # what the mode's option carried
         raise RulesError(f"{self.spec.title} has no actions of its own in the play phase")
 
-    def on_invoke(self, game: Any, player: Player, skill: Any) -> None:
+    def on_invoke(self, game: Game, player: Player, skill: Skill) -> None:
         """The player invokes a skill by choice, before it acts (國戰: its general is shown)."""
 
     def revealed(self, player: Player) -> bool:
@@ -116,43 +140,43 @@ class Mode:
         """How many of the player's general cards are face down (none in a mode of heroes)."""
         return 0
 
-    def look_general(self, game: Any, viewer: Player, player: Player) -> str:
+    def look_general(self, game: Game, viewer: Player, player: Player) -> str:
         return ""  # nothing face down to look at
 
-    def hide(self, game: Any, player: Player, slot: int) -> None:
+    def hide(self, game: Game, player: Player, slot: int) -> None:
         raise RulesError(f"{self.spec.title} has no general cards to turn face down")
 
-    def remove(self, game: Any, player: Player, slot: int) -> None:
+    def remove(self, game: Game, player: Player, slot: int) -> None:
         raise RulesError(f"{self.spec.title} has no general cards to remove")
 
-    def lose_skills(self, game: Any, player: Player, slot: int) -> None:
+    def lose_skills(self, game: Game, player: Player, slot: int) -> None:
         raise RulesError(f"{self.spec.title} has no general cards whose skills could be lost")
 
     def death_note(self, player: Player) -> str:
         """What the log adds when a player dies (the role or kingdom shown then)."""
         return ""
 
-    def check_victory(self, game: Any) -> None:
+    def check_victory(self, game: Game) -> None:
         """Raise GameOver when the game is won; nothing otherwise."""
 
-    def outcome(self, game: Any) -> str | None:
+    def outcome(self, game: Game) -> str | None:
         """The winner the table shows now by the mode's victory table, read afresh from the
         seats (who is alive, on which side), written apart from `check_victory`: the invariants
         compare the two, so that a slip in either is seen. None while the game goes on."""
         raise NotImplementedError(f"mode {self.name} reads no outcome: a mode defines `outcome` "
                                   "beside `check_victory` (docs/modes.md)")
 
-    def invariant_problems(self, game: Any) -> list[str]:
+    def invariant_problems(self, game: Game) -> list[str]:
         """What is wrong with what the mode itself keeps (roles as dealt, kingdoms and the
         generals shown, team leaders), each as a message; [] when all is well. Checked with the
         kernel's invariants (engine/invariants.py)."""
         return []
 
-    def text_sets_kingdom(self, game: Any, player: Player) -> None:
+    def text_sets_kingdom(self, game: Game, player: Player) -> None:
         """Text is about to change the player's kingdom (`set_kingdom`, `set_hero`): a mode that
         decides kingdoms itself (國戰) notes that this one is the text's."""
 
-    def after_death(self, game: Any, dead: Player, killer: Player | None) -> None:
+    def after_death(self, game: Game, dead: Player, killer: Player | None) -> None:
         """Rewards and penalties (獎懲), once the dead player's cards are gone."""
 
     def visible_generals(self, viewer: int, player: Player) -> tuple[str, ...]:
@@ -163,7 +187,7 @@ class Mode:
         """What seat `viewer` knows of the player's side (role, kingdom); None: unknown."""
         return player.role or None
 
-    def dealt_sides(self, game: Any) -> dict[str, int] | None:
+    def dealt_sides(self, game: Game) -> dict[str, int] | None:
         """How many players were dealt each side, when everyone may know it (identity deals a
         public table of roles by player count; the seats holding them may stay hidden); None
         when the count itself is hidden."""
@@ -173,13 +197,13 @@ class Mode:
         return counts
 
     # ------------------------------------------------------------ results
-    def side(self, game: Any, player: Player) -> str:
+    def side(self, game: Game, player: Player) -> str:
         """The player's side when the game ends, for statistics (a role, a kingdom)."""
         return player.role
 
-    def sides(self, game: Any) -> tuple[str, ...]:
+    def sides(self, game: Game) -> tuple[str, ...]:
         return tuple(self.side(game, p) for p in game.players)
 
-    def seat_heroes(self, game: Any, player: Player) -> tuple[str, ...]:
+    def seat_heroes(self, game: Game, player: Player) -> tuple[str, ...]:
         """The hero cards the seat played, for statistics (國戰: its two generals)."""
         return (player.name,)

@@ -6,11 +6,16 @@ the seed's victory table, and the 五人簡易場 (5 players, no hero skills) as
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING
 
+from ..core.defs import Skill
 from ..core.model import GameOver, Player
 from ..core.modes import CAMPUS
+from ..core.native import mypyc_attr
 from .identity import IdentityMode, seat_roles
+
+if TYPE_CHECKING:
+    from ..engine.kernel import Game
 
 # players -> (lord, loyalist, rebel, renegade), seed 003 1、抽選身份
 CAMPUS_ROLES: dict[int, tuple[int, int, int, int]] = {5: (1, 1, 2, 1), 8: (1, 2, 4, 1)}
@@ -18,6 +23,7 @@ TWO_RENEGADES = (1, 2, 3, 2)  # the 8-player table of the two-renegade rule (勝
 LORD_CHOICES = 5  # 主公……武將是隨機產生五個供選擇
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class CampusMode(IdentityMode):
     spec = CAMPUS
     lord_extra_choices = LORD_CHOICES
@@ -37,18 +43,18 @@ class CampusMode(IdentityMode):
         rng.shuffle(rest)
         return seat_roles(["lord"] * lord + rest, rng, with_heroes, self.lord_bonus(n))
 
-    def opening(self, game: Any) -> str:
+    def opening(self, game: Game) -> str:
         lord = next(p for p in game.players if p.role == "lord")
         simple = "（簡易場：無技能）" if self.option("skills") == "off" else ""
         return f"校園身份局 {len(game.players)}人{simple}：主公是{lord.label()}（體力上限{lord.max_hp}）"
 
     # ------------------------------------------------------------ during the game
-    def has_skill(self, player: Player, skill: Any) -> bool:
+    def has_skill(self, player: Player, skill: Skill) -> bool:
         if self.option("skills") == "off":  # 五人簡易場無技能: no hero has a skill (equipment keeps its own)
             return False
         return super().has_skill(player, skill)
 
-    def check_victory(self, game: Any) -> None:
+    def check_victory(self, game: Game) -> None:
         """Seed 003 勝負判斷: the lord and loyalists win once every rebel and renegade is dead;
         the lord's death is the rebels' win (while rebels live, or killed by a loyalist or a
         renegade after they died) unless one renegade alone survives, having killed everyone

@@ -8,14 +8,20 @@ penalties by kingdom; victory only once every living player's kingdom is known."
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import attrs
+import attr
 
+from ..core.defs import Ruleset, Skill
 from ..core.model import GameOver, Player
 from ..core.modes import HEGEMONY
+from ..core.native import mypyc_attr
 from ..engine.decisions import Option
-from .base import Mode
+from .base import Dealer, Mode
+
+if TYPE_CHECKING:
+    from ..compiler.library import General, Library
+    from ..engine.kernel import Game
 
 CAREERIST = "careerist"  # 野心家: a kingdom of its own, different from every other player's
 KINGDOM_ZH = {"wei": "魏", "shu": "蜀", "wu": "吳", "qun": "群", "god": "神", CAREERIST: "野心家"}
@@ -25,29 +31,31 @@ HEAD, DEPUTY = 0, 1
 SLOT_ZH = ("主將", "副將")
 
 
-@attrs.define(slots=True, eq=False)
+# attr.s(auto_attribs=True), not a slotted attrs.define: the form mypyc compiles (docs/performance.md)
+@attr.s(auto_attribs=True, eq=False, order=False)
 class Generals:
     """A player's two general cards and which are face up."""
 
-    cards: tuple[Any, Any]  # (head, deputy)
-    shown: list[bool] = attrs.field(factory=lambda: [False, False])
+    cards: tuple[General, General]  # (head, deputy)
+    shown: list[bool] = attr.ib(factory=lambda: [False, False])
     paired: bool = False  # both have been face up (the first time is rewarded)
-    removed: list[bool] = attrs.field(factory=lambda: [False, False])  # 移除: out of the game
-    silenced: list[bool] = attrs.field(factory=lambda: [False, False])  # its skills lost (斷腸)
+    removed: list[bool] = attr.ib(factory=lambda: [False, False])  # 移除: out of the game
+    silenced: list[bool] = attr.ib(factory=lambda: [False, False])  # its skills lost (斷腸)
 
-    def gives(self, slot: int, skill: Any) -> bool:
+    def gives(self, slot: int, skill: Skill) -> bool:
         """The general in this slot gives the skill: it is in the game and its skills are not lost."""
         return not self.removed[slot] and not self.silenced[slot] and any(s is skill for s in self.cards[slot].skills)
 
-    def owner_of(self, skill: Any) -> int | None:
+    def owner_of(self, skill: Skill) -> int | None:
         """Which general in the game has the skill (the head when both have it)."""
         return next((i for i in (HEAD, DEPUTY) if self.gives(i, skill)), None)
 
-    def showing(self, skill: Any) -> int:
+    def showing(self, skill: Skill) -> int:
         """How many face-up generals give the skill."""
         return sum(self.shown[i] and self.gives(i, skill) for i in (HEAD, DEPUTY))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
 class HegemonyMode(Mode):
     spec = HEGEMONY
     hides_skills = True
@@ -55,7 +63,7 @@ class HegemonyMode(Mode):
     locked_first = True  # one player's locked skills of one window before the others (seed 001 Q&A 7)
     turned_words = ("將武將牌疊置", "將武將牌恢復平置")  # seed 001 新概念 3, 4: 疊置 and 平置
 
-    def __init__(self, ruleset: Any = None):
+    def __init__(self, ruleset: Ruleset | None = None):
         super().__init__(ruleset)
         self.generals: dict[int, Generals] = {}
         self.shown_by_kingdom: dict[str, int] = {}  # players who showed a general of each kingdom (dead too)
@@ -73,13 +81,13 @@ class HegemonyMode(Mode):
         self.first = rng.randrange(n)  # the first player is chosen at random (seed 001)
         return [Player(i, "", "", 0, 0, "") for i in range(n)]
 
-    def hero_pool(self, library: Any, packages: tuple[str, ...]) -> list[Any]:
+    def hero_pool(self, library: Library, packages: tuple[str, ...]) -> list[General]:
         return [g for g in library.generals.values() if g.package in packages]
 
     def dealt(self, players: int) -> int:
         return self.option("generals") or (5 if players >= 9 else 7)
 
-    def choose_heroes(self, game: Any, pool: list[Any], rng: Any) -> None:
+    def choose_heroes(self, game: Game, pool: list[General], rng: Dealer) -> None:
         """Each player is dealt 7 generals (5 at 9-12 players; fewer from a small package) and
         chooses two of one kingdom, face down: the head, then the deputy (seed 001)."""
         cards = list(pool)
@@ -91,14 +99,14 @@ class HegemonyMode(Mode):
             self.seat_generals(game, p, head, deputy)
         game.skills.changed_skills()
 
-    def _pick_pair(self, game: Any, p: Player, hand: list[Any]) -> tuple[Any, Any]:
+    def _pick_pair(self, game: Game, p: Player, hand: list[General]) -> tuple[General, General]:
         heads = [g for g in hand if any(o is not g and o.kingdom == g.kingdom for o in hand)]
         head = game.ask(p, "hero", "選擇主將", [Option(g.name, g) for g in heads], "選將").value
         mates = [g for g in hand if g is not head and g.kingdom == head.kingdom]
         deputy = game.ask(p, "hero", "選擇副將", [Option(g.name, g) for g in mates], "選將").value
         return head, deputy
 
-    def seat_generals(self, game: Any, p: Player, head: Any, deputy: Any) -> None:
+    def seat_generals(self, game: Game, p: Player, head: General, deputy: General) -> None:
         """The two generals face down: max hp from their halves; no name, gender or kingdom yet."""
         self.generals[p.seat] = Generals((head, deputy))
         p.max_hp = p.hp = (head.hp_half + deputy.hp_half) // 2
@@ -106,7 +114,7 @@ class HegemonyMode(Mode):
         p.gender, p.kingdom = "", ""
         self._rename(p)
 
-    def place_generals(self, game: Any, p: Player, head: Any, deputy: Any, shown: str) -> None:
+    def place_generals(self, game: Game, p: Player, head: General, deputy: General, shown: str) -> None:
         """A table set by hand (a ruling): the generals, those named face up already shown, the
         kingdom decided as if they had been shown in seat order; no event, no reward."""
         self.seat_generals(game, p, head, deputy)
@@ -121,14 +129,14 @@ class HegemonyMode(Mode):
             p.gender = first.gender if not seat.shown[HEAD] else head.gender
         self._rename(p)
 
-    def opening(self, game: Any) -> str:
+    def opening(self, game: Game) -> str:
         return f"國戰 {len(game.players)}人：{self.first_player(game).label()}為起始玩家"
 
-    def first_player(self, game: Any) -> Player:
+    def first_player(self, game: Game) -> Player:
         return game.players[self.first]
 
     # ------------------------------------------------------------ showing generals
-    def phase_starting(self, game: Any, player: Player, phase: str) -> None:
+    def phase_starting(self, game: Game, player: Player, phase: str) -> None:
         """回合開始階段開始時: the player may show any face-down general (seed 001); as the
         discard phase starts, a 陰陽魚 token may be spent for hand limit +2 this turn."""
         if phase == "discard" and self.fish.get(player.seat) and game.ask(
@@ -145,7 +153,7 @@ class HegemonyMode(Mode):
                             Option(KEEP, False)], "明置").value:
                     self.show(game, player, slot)
 
-    def on_invoke(self, game: Any, player: Player, skill: Any) -> None:
+    def on_invoke(self, game: Game, player: Player, skill: Skill) -> None:
         seat = self.generals.get(player.seat)
         if seat is None:
             return
@@ -153,7 +161,7 @@ class HegemonyMode(Mode):
         if slot is not None and self.hidden(player, skill):
             self.show(game, player, slot)
 
-    def show(self, game: Any, player: Player, slot: int) -> None:
+    def show(self, game: Game, player: Player, slot: int) -> None:
         """明置: the general turns face up; the first one decides the kingdom (or a careerist)."""
         seat = self.generals[player.seat]
         if seat.shown[slot]:
@@ -172,7 +180,7 @@ class HegemonyMode(Mode):
             self._both_shown(game, player, seat)
         self.check_victory(game)  # a kingdom now known may be the last one standing
 
-    def _decide_kingdom(self, game: Any, player: Player, kingdom: str) -> None:
+    def _decide_kingdom(self, game: Game, player: Player, kingdom: str) -> None:
         count = self.shown_by_kingdom.get(kingdom, 0) + 1
         self.shown_by_kingdom[kingdom] = count
         if count * 2 > len(game.players):  # more than half the players: a careerist (seed 001)
@@ -182,7 +190,7 @@ class HegemonyMode(Mode):
             player.kingdom = kingdom
             game.log(f"{player.label()}的勢力確定為{KINGDOM_ZH.get(kingdom, kingdom)}")
 
-    def _both_shown(self, game: Any, player: Player, seat: Generals) -> None:
+    def _both_shown(self, game: Game, player: Player, seat: Generals) -> None:
         """The first time both generals are face up: companions may draw 2 or recover 1; a
         leftover half of a yin-yang fish may draw 1 (seed 001, the original rules)."""
         head, deputy = seat.cards
@@ -203,11 +211,11 @@ class HegemonyMode(Mode):
                       "陰陽魚").value:
             game.zones.draw(player, 1)
 
-    def _spend_fish(self, game: Any, player: Player) -> None:
+    def _spend_fish(self, game: Game, player: Player) -> None:
         self.fish[player.seat] -= 1
         game.log(f"{player.label()}棄置一枚陰陽魚標記")
 
-    def hand_limit_bonus(self, game: Any, player: Player) -> int:
+    def hand_limit_bonus(self, game: Game, player: Player) -> int:
         return 2 if self.fish_limit.get(player.seat) == game.turns else 0
 
     def _rename(self, player: Player) -> None:
@@ -219,7 +227,7 @@ class HegemonyMode(Mode):
         return f"{_face(seat, HEAD)}·{_face(seat, DEPUTY)}"
 
     # ------------------------------------------------------------ during the game
-    def has_skill(self, player: Player, skill: Any) -> bool:
+    def has_skill(self, player: Player, skill: Skill) -> bool:
         if "lord" in skill.tags:  # no lords in this package of 國戰
             return False
         seat = self.generals.get(player.seat)
@@ -232,7 +240,7 @@ class HegemonyMode(Mode):
             return False  # 主將技 / 副將技: only on a general in that place
         return not self.hidden(player, skill) or _invocable(skill)
 
-    def hidden(self, player: Player, skill: Any) -> bool:
+    def hidden(self, player: Player, skill: Skill) -> bool:
         """A skill of the player's generals that no face-up general has, unless it acts while
         face down (`while_hidden`); equipment's skills and cards' rules are no general's."""
         seat = self.generals.get(player.seat)
@@ -240,7 +248,7 @@ class HegemonyMode(Mode):
             return False
         return not seat.showing(skill)
 
-    def copies(self, player: Player, skill: Any) -> int:
+    def copies(self, player: Player, skill: Skill) -> int:
         seat = self.generals.get(player.seat)
         if seat is None:
             return 1
@@ -248,7 +256,7 @@ class HegemonyMode(Mode):
             return max(1, sum(seat.gives(i, skill) for i in (HEAD, DEPUTY)))
         return max(1, seat.showing(skill))
 
-    def play_options(self, game: Any, player: Player) -> list[Any]:
+    def play_options(self, game: Game, player: Player) -> list[Option]:
         """A face-down general with a `show_in_play` skill may be shown in its owner's play phase;
         a 陰陽魚 token may be spent to draw one."""
         seat = self.generals.get(player.seat)
@@ -261,7 +269,7 @@ class HegemonyMode(Mode):
             return fish
         return [Option(f"明置{SLOT_ZH[i]}{seat.cards[i].name}", ("mode", i)) for i in slots] + fish
 
-    def play_action(self, game: Any, player: Player, what: Any) -> None:
+    def play_action(self, game: Game, player: Player, what: Any) -> None:
         if what == "fish":
             self._spend_fish(game, player)
             game.zones.draw(player, 1)
@@ -272,11 +280,11 @@ class HegemonyMode(Mode):
         seat = self.generals.get(player.seat)
         return 0 if seat is None else sum(not s and not r for s, r in zip(seat.shown, seat.removed, strict=True))
 
-    def look_general(self, game: Any, viewer: Player, player: Player) -> str:
+    def look_general(self, game: Game, viewer: Player, player: Player) -> str:
         """The viewer looks at one of the player's face-down generals (知己知彼)."""
         seat = self.generals.get(player.seat)
         slots = [i for i in (HEAD, DEPUTY) if seat is not None and not seat.shown[i] and not seat.removed[i]]
-        if not slots:
+        if seat is None or not slots:
             return ""
         slot = game.ask(viewer, "choice", f"觀看{player.label()}的哪一張暗置武將牌？",
                         [Option(SLOT_ZH[i], i) for i in slots]).value
@@ -285,7 +293,7 @@ class HegemonyMode(Mode):
         game.log_hidden(f"{looked}（{name}）", looked, frozenset({viewer.seat, player.seat}))
         return name
 
-    def hide(self, game: Any, player: Player, slot: int) -> None:
+    def hide(self, game: Game, player: Player, slot: int) -> None:
         """暗置: a face-up general turns face down; the kingdom stays decided, its skills wait."""
         seat = self.generals.get(player.seat)
         if seat is None or not seat.shown[slot] or seat.removed[slot]:
@@ -297,7 +305,7 @@ class HegemonyMode(Mode):
         self._rename(player)
         game.skills.changed_skills()
 
-    def remove(self, game: Any, player: Player, slot: int) -> None:
+    def remove(self, game: Game, player: Player, slot: int) -> None:
         """移除: the general leaves the game with its skills; a face-down one is shown first."""
         seat = self.generals.get(player.seat)
         if seat is None or seat.removed[slot]:
@@ -310,7 +318,7 @@ class HegemonyMode(Mode):
         self._rename(player)
         game.skills.changed_skills()
 
-    def lose_skills(self, game: Any, player: Player, slot: int) -> None:
+    def lose_skills(self, game: Game, player: Player, slot: int) -> None:
         """The general stays (its kingdom, gender and place) but its skills are lost for the game."""
         seat = self.generals.get(player.seat)
         if seat is None or seat.removed[slot] or seat.silenced[slot]:
@@ -356,7 +364,7 @@ class HegemonyMode(Mode):
     def _players(self) -> int:
         return len(self.generals)
 
-    def check_victory(self, game: Any) -> None:
+    def check_victory(self, game: Game) -> None:
         """Only once every living player's kingdom is known: one kingdom left (or one player) wins."""
         alive = [p for p in game.players if p.alive]
         if any(not p.kingdom for p in alive):
@@ -369,7 +377,7 @@ class HegemonyMode(Mode):
             k = kingdoms.pop()
             raise GameOver(k, f"只剩下{KINGDOM_ZH.get(k, k)}勢力的角色：{KINGDOM_ZH.get(k, k)}獲勝")
 
-    def outcome(self, game: Any) -> str | None:
+    def outcome(self, game: Game) -> str | None:
         """Once no living player's kingdom is unknown: the last one standing, or the one
         kingdom (not careerists) that every living player is of."""
         kingdoms = [p.kingdom for p in game.players if p.alive]
@@ -379,10 +387,10 @@ class HegemonyMode(Mode):
             return kingdoms[0]
         return kingdoms[0] if len(set(kingdoms)) == 1 and kingdoms[0] != CAREERIST else None
 
-    def text_sets_kingdom(self, game: Any, player: Player) -> None:
+    def text_sets_kingdom(self, game: Game, player: Player) -> None:
         self.text_kingdoms.setdefault(player.seat, bool(player.kingdom))
 
-    def invariant_problems(self, game: Any) -> list[str]:
+    def invariant_problems(self, game: Game) -> list[str]:
         """Kingdoms agree with the generals shown (seed 001): a player with a general face up,
         or dead, has a kingdom, that of its generals or careerist; the players counted towards
         the careerist threshold of each kingdom are those whose kingdom was decided by a general
@@ -421,7 +429,7 @@ class HegemonyMode(Mode):
                      for kingdom, count in sorted(by_kingdom.items()) if kingdom != CAREERIST and count * 2 > n]
         return problems
 
-    def after_death(self, game: Any, dead: Player, killer: Player | None) -> None:
+    def after_death(self, game: Game, dead: Player, killer: Player | None) -> None:
         """獎懲, only for a killer whose kingdom is known: the same kingdom discards all hand and
         equipment cards; another kingdom draws that kingdom's number of players, the dead one
         included (a careerist is a kingdom of one)."""
@@ -448,7 +456,7 @@ class HegemonyMode(Mode):
         return tuple(g.name if shown or player.seat == viewer else ""
                      for g, shown in zip(seat.cards, seat.shown, strict=True))
 
-    def dealt_sides(self, game: Any) -> dict[str, int] | None:
+    def dealt_sides(self, game: Game) -> dict[str, int] | None:
         return None  # how many of each kingdom sit at the table shows only as generals are shown
 
     def visible_side(self, viewer: int, player: Player) -> str | None:
@@ -458,13 +466,13 @@ class HegemonyMode(Mode):
         return seat.cards[HEAD].kingdom if player.seat == viewer and seat is not None else None
 
     # ------------------------------------------------------------ results
-    def side(self, game: Any, player: Player) -> str:
+    def side(self, game: Game, player: Player) -> str:
         if player.kingdom:
             return player.kingdom
         seat = self.generals.get(player.seat)
         return seat.cards[HEAD].kingdom if seat is not None else ""
 
-    def seat_heroes(self, game: Any, player: Player) -> tuple[str, ...]:
+    def seat_heroes(self, game: Game, player: Player) -> tuple[str, ...]:
         seat = self.generals.get(player.seat)
         return tuple(c.name for c in seat.cards) if seat is not None else ()
 
@@ -476,7 +484,7 @@ def _face(seat: Generals, slot: int) -> str:
     return seat.cards[slot].name if seat.shown[slot] else "暗將"
 
 
-def _deal(cards: list[Any], n: int, each: int, rng: Any) -> list[list[Any]]:
+def _deal(cards: list[General], n: int, each: int, rng: Dealer) -> list[list[General]]:
     """`each` generals per seat, in order from the shuffled cards. Seven (or five) always hold
     two of one kingdom; from a small package a seat might hold none, and then every seat is
     first given two of one kingdom (a kingdom chosen at random among those left with two),
@@ -501,12 +509,12 @@ def _deal(cards: list[Any], n: int, each: int, rng: Any) -> list[list[Any]]:
     return hands
 
 
-def _pairs(hand: list[Any]) -> bool:
+def _pairs(hand: list[General]) -> bool:
     kingdoms = [g.kingdom for g in hand]
     return len(set(kingdoms)) < len(kingdoms)
 
 
-def _invocable(skill: Any) -> bool:
+def _invocable(skill: Skill) -> bool:
     """A skill that can be invoked from a face-down general, which shows it (seed 001): an
     action, a conversion, a trigger (a locked one too: Q&A 7), or extra targets a card may
     take (`modify targets(CARD) += N`, not locked: 短兵-like; picking such a target is the use,

@@ -4,12 +4,18 @@ hero selection, the lord's extra max hp, rewards and penalties, victory by role.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, ClassVar
 
+from ..core.defs import Skill
 from ..core.model import ROLE_ZH, GameOver, Player
 from ..core.modes import IDENTITY
+from ..core.native import mypyc_attr
 from ..engine.decisions import Option
-from .base import BLANK_HP, Mode
+from .base import BLANK_HP, Dealer, Mode
+
+if TYPE_CHECKING:
+    from ..compiler.library import Hero
+    from ..engine.kernel import Game
 
 # players -> (lord, loyalist, rebel, renegade); 2 players: lord vs renegade (seed 002)
 ROLE_TABLE: dict[int, tuple[int, int, int, int]] = {
@@ -26,7 +32,7 @@ HERO_CHOICES_AT_TEN = 2  # at 10 players
 LORD_EXTRA_CHOICES = 2  # random heroes the lord gets besides the ruleset's lords
 
 
-def deal_roles(n: int, rng: Any, table: str = "standard") -> list[str]:
+def deal_roles(n: int, rng: Dealer, table: str = "standard") -> list[str]:
     """Roles for n seats by the role table (`roles`); seat 0 is the lord, who takes the first
     turn (the table is rotated so that the lord sits first; the others are shuffled)."""
     lord, loyal, rebel, renegade = ROLE_TABLES[table][n]
@@ -40,16 +46,18 @@ def per_seat(players: int) -> int:
     return HERO_CHOICES_AT_TEN if players == 10 else HERO_CHOICES
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # campus and tests subclass it
 class IdentityMode(Mode):
     spec = IDENTITY
 
     # ------------------------------------------------------------ setup
-    lord_extra_choices = LORD_EXTRA_CHOICES  # random heroes the lord chooses from, besides the ruleset's lords
+    # random heroes the lord chooses from, besides the ruleset's lords
+    lord_extra_choices: ClassVar[int] = LORD_EXTRA_CHOICES
 
     def seats(self, n: int, rng: random.Random, with_heroes: bool) -> list[Player]:
         return seat_roles(deal_roles(n, rng, self.option("roles") or "standard"), rng, with_heroes, self.lord_bonus(n))
 
-    def choose_heroes(self, game: Any, pool: list[Any], rng: Any) -> None:
+    def choose_heroes(self, game: Game, pool: list[Hero], rng: Dealer) -> None:
         """Hero selection (seed 000 §2): the lord chooses from the ruleset's lords and 2 random
         others, and shows the choice; the remaining heroes are shuffled and every other seat is
         dealt 3 (2 at 10 players) and chooses one; those choices are revealed together. No hero
@@ -85,7 +93,7 @@ class IdentityMode(Mode):
             game.log_hidden(f"{picked}（候選：{'、'.join(h.name for h in dealt[p.seat])}）", picked, frozenset({p.seat}))
         game.skills.changed_skills()
 
-    def opening(self, game: Any) -> str:
+    def opening(self, game: Game) -> str:
         lord = next(p for p in game.players if p.role == "lord")
         return f"身份局 {len(game.players)}人：主公是{lord.label()}（體力上限{lord.max_hp}）"
 
@@ -98,13 +106,13 @@ class IdentityMode(Mode):
         return 1 if players >= 5 else 0
 
     # ------------------------------------------------------------ during the game
-    def has_skill(self, player: Player, skill: Any) -> bool:
+    def has_skill(self, player: Player, skill: Skill) -> bool:
         return "lord" not in skill.tags or player.role == "lord"  # 主公技: only the lord has it
 
     def death_note(self, player: Player) -> str:
         return f"，身份是{ROLE_ZH.get(player.role, player.role)}"
 
-    def check_victory(self, game: Any) -> None:
+    def check_victory(self, game: Game) -> None:
         players: list[Player] = game.players
         lord = next(p for p in players if p.role == "lord")
         alive = [p for p in players if p.alive]
@@ -115,7 +123,7 @@ class IdentityMode(Mode):
         if not any(p.alive and p.role in ("rebel", "renegade") for p in players):
             raise GameOver("lord", "反賊和內奸全部陣亡：主公和忠臣獲勝")
 
-    def outcome(self, game: Any) -> str | None:
+    def outcome(self, game: Game) -> str | None:
         """By the roles still alive: without the lord, a renegade alone wins and otherwise the
         rebels (two renegades left alone too: seed 003's campus table); with the lord, once no
         rebel and no renegade is left, the lord's side."""
@@ -124,7 +132,7 @@ class IdentityMode(Mode):
             return "renegade" if alive == ["renegade"] else "rebel"
         return "lord" if not {"rebel", "renegade"} & set(alive) else None
 
-    def after_death(self, game: Any, dead: Player, killer: Player | None) -> None:
+    def after_death(self, game: Game, dead: Player, killer: Player | None) -> None:
         if killer is None or not killer.alive:
             return
         if dead.role == "rebel":
@@ -142,7 +150,7 @@ class IdentityMode(Mode):
         return player.role if known else None
 
 
-def seat_roles(roles: list[str], rng: Any, with_heroes: bool, lord_bonus: int) -> list[Player]:
+def seat_roles(roles: list[str], rng: Dealer, with_heroes: bool, lord_bonus: int) -> list[Player]:
     """A seat per role, in order: without a hero until the heroes are chosen, or (a ruleset
     without heroes) a blank hero of a random gender, with the lord's bonus (`lord_bonus`)."""
     seats = []
@@ -156,7 +164,7 @@ def seat_roles(roles: list[str], rng: Any, with_heroes: bool, lord_bonus: int) -
     return seats
 
 
-def seat_hero(p: Player, hero: Any, bonus: int) -> None:
+def seat_hero(p: Player, hero: Hero, bonus: int) -> None:
     p.name, p.gender, p.kingdom = hero.name, hero.gender, hero.kingdom
     p.max_hp = p.hp = hero.hp + bonus
     p.skills = tuple(hero.skills)

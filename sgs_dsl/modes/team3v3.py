@@ -6,13 +6,19 @@ loses when its leader dies. docs/modes.md, "3v3 (seed 003)"."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, ClassVar
 
+from ..core.defs import Ruleset, Skill
 from ..core.model import GameOver, Player
 from ..core.modes import TEAM3V3
+from ..core.native import mypyc_attr
 from ..engine.decisions import Option
-from .base import BLANK_HP, Mode
+from .base import BLANK_HP, Dealer, Mode
 from .identity import seat_hero
+
+if TYPE_CHECKING:
+    from ..compiler.library import Hero
+    from ..engine.kernel import Game
 
 TEAM_SIZE = 3  # seats 1-3 are team A (leader at seat 1), seats 4-6 team B (leader at seat 4)
 POOL_SIZE = 12  # heroes dealt to the shared pool (seed 003 選將)
@@ -29,11 +35,12 @@ def team_of(player: Player) -> int:
     return player.seat // TEAM_SIZE
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
 class Team3v3Mode(Mode):
     spec = TEAM3V3
-    shared_pool = True  # heroes are picked from one pool, not dealt to each seat (rulings' setup)
+    shared_pool: ClassVar[bool] = True  # heroes are picked from one pool, not dealt to each seat (rulings' setup)
 
-    def __init__(self, ruleset: Any = None):
+    def __init__(self, ruleset: Ruleset | None = None):
         super().__init__(ruleset)
         self.first_team = 0  # the team whose leader takes the game's first turn
         self.queue: list[Player] = []  # the followers still to play in the current team action
@@ -51,7 +58,7 @@ class Team3v3Mode(Mode):
                 seats.append(Player(i, name, gender, BLANK_HP, BLANK_HP, role))
         return seats
 
-    def choose_heroes(self, game: Any, pool: list[Any], rng: Any) -> None:
+    def choose_heroes(self, game: Game, pool: list[Hero], rng: Dealer) -> None:
         """Seed 003 選將: 12 heroes to one shared pool; each leader draws a number and the higher
         chooses whether its team picks first or second; the teams pick alternately, one hero at a
         time, each seat choosing its own hero when its team's pick comes (the leader first, then
@@ -76,7 +83,7 @@ class Team3v3Mode(Mode):
         game.log(f"{TEAM_ZH[TEAMS[1 - first]]}後選將，選擇{'先' if acts_first else '後'}行動")
         game.skills.changed_skills()
 
-    def _pick_order(self, game: Any, rng: Any) -> int:
+    def _pick_order(self, game: Game, rng: Dealer) -> int:
         """The team that picks first: the leader with the higher number decides."""
         points = list(POINTS)
         rng.shuffle(points)
@@ -88,24 +95,24 @@ class Team3v3Mode(Mode):
         game.log(f"{TEAM_ZH[TEAMS[higher]]}點數大，選擇{'先' if goes_first else '後'}選將")
         return higher if goes_first else 1 - higher
 
-    def _pick_seats(self, game: Any, first: int) -> list[Player]:
+    def _pick_seats(self, game: Game, first: int) -> list[Player]:
         """The seats in picking order: the teams alternate, each team's seats in seat order."""
         teams = [[p for p in game.players if team_of(p) == t] for t in (first, 1 - first)]
         return [p for pair in zip(*teams, strict=True) for p in pair]
 
-    def opening(self, game: Any) -> str:
+    def opening(self, game: Game) -> str:
         first = self.leader(game, self.first_team)
         return f"3V3競技模式：{TEAM_ZH[TEAMS[self.first_team]]}先行動，{first.label()}先行動"
 
     # ------------------------------------------------------------ turn order
-    def leader(self, game: Any, team: int) -> Player:
+    def leader(self, game: Game, team: int) -> Player:
         return game.players[team * TEAM_SIZE]
 
-    def first_player(self, game: Any) -> Player:
+    def first_player(self, game: Game) -> Player:
         """The first action of the game is a leader's (seed 003 開始遊戲 1)."""
         return self.leader(game, self.first_team)
 
-    def next_player(self, game: Any, player: Player) -> Player:
+    def next_player(self, game: Game, player: Player) -> Player:
         """The current team action goes on while followers are left to play; otherwise the other
         team acts, its leader choosing to play alone or to let every living follower play."""
         self.queue = [p for p in self.queue if p.alive]
@@ -123,25 +130,25 @@ class Team3v3Mode(Mode):
         return followers[0]
 
     # ------------------------------------------------------------ during the game
-    def has_skill(self, player: Player, skill: Any) -> bool:
+    def has_skill(self, player: Player, skill: Skill) -> bool:
         return "lord" not in skill.tags  # no 主公 in 3v3: no lord skills
 
     def death_note(self, player: Player) -> str:
         return f"，身份是{TEAM_ZH[self.side(None, player)]}{ROLE_ZH.get(player.role, player.role)}"
 
-    def check_victory(self, game: Any) -> None:
+    def check_victory(self, game: Game) -> None:
         for team, name in enumerate(TEAMS):
             if not self.leader(game, team).alive:
                 winner = TEAMS[1 - team]
                 raise GameOver(winner, f"{TEAM_ZH[name]}主將陣亡：{TEAM_ZH[winner]}獲勝")
 
-    def outcome(self, game: Any) -> str | None:
+    def outcome(self, game: Game) -> str | None:
         """The team whose leader alone is still alive."""
         standing = [team for team, name in enumerate(TEAMS)
                     if any(p.alive and p.role == "leader" and team_of(p) == team for p in game.players)]
         return TEAMS[standing[0]] if len(standing) == 1 else None
 
-    def invariant_problems(self, game: Any) -> list[str]:
+    def invariant_problems(self, game: Game) -> list[str]:
         """Each team is a leader in its first seat and two followers; the seats still to play
         in the current team action are followers of one team (one who died since is passed
         over when its turn would come)."""
@@ -158,5 +165,5 @@ class Team3v3Mode(Mode):
         return self.side(None, player)  # the teams sit together, their roles shown
 
     # ------------------------------------------------------------ results
-    def side(self, game: Any, player: Player) -> str:
+    def side(self, game: Game | None, player: Player) -> str:  # the seat alone says it: no game needed
         return TEAMS[team_of(player)]

@@ -9,10 +9,8 @@ import attrs
 
 from .diagnostics import Span
 
-frozen = attrs.frozen(slots=True)
 
-
-@frozen
+@attrs.frozen  # slotted, by default; written out so that mypy reads the fields
 class Name:
     text: str
     span: Span
@@ -20,38 +18,38 @@ class Name:
 
 # ---------------------------------------------------------------- expressions
 
-@frozen
+@attrs.frozen
 class Int:
     value: int
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Str:
     value: str
     span: Span
 
 
-@frozen
+@attrs.frozen
 class SuitLit:
     suit: str  # spade / heart / club / diamond
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Var:
     name: str
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Field:
     obj: Expr
     name: str
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Call:
     name: Name
     args: tuple[Expr, ...]
@@ -59,7 +57,7 @@ class Call:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Arith:
     op: str
     left: Expr
@@ -67,7 +65,7 @@ class Arith:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Compare:
     op: str
     left: Expr
@@ -75,33 +73,33 @@ class Compare:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Logic:
     op: str  # "and" / "or"
     items: tuple[Expr, ...]
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Not:
     expr: Expr
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Neg:
     expr: Expr
     span: Span
 
 
-@frozen
+@attrs.frozen
 class PatAtom:
     kind: str  # "name" or "suit"
     text: str
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Pattern:
     """Alternatives of conjunctions: `red 殺|♦` is ((red, 殺), (♦,))."""
 
@@ -109,7 +107,7 @@ class Pattern:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Is:
     expr: Expr
     pattern: Pattern
@@ -117,7 +115,7 @@ class Is:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Filter:
     """`[p in others(you) where p.hand > 0]`: the items of a list that pass a test."""
 
@@ -127,7 +125,7 @@ class Filter:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class ListLit:
     """`["摸兩張牌", "回復1點體力"]`, `[殺, 閃]`: a list written out."""
 
@@ -135,7 +133,7 @@ class ListLit:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Cond:
     """`if COND then A else B`: a value chosen by a condition."""
 
@@ -145,7 +143,7 @@ class Cond:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Index:
     """`list[i]`: the i-th item, counted from 1 (none past either end)."""
 
@@ -154,7 +152,7 @@ class Index:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Binder:
     """`p in players()` as the first argument of an aggregate: `sum(p in players(), p.hand)`."""
 
@@ -169,20 +167,20 @@ Expr = (Int | Str | SuitLit | Var | Field | Call | Arith | Compare | Logic | Not
 
 # ---------------------------------------------------------------- statements
 
-@frozen
+@attrs.frozen
 class CallStmt:
     call: Call
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Let:
     name: Name
     value: Expr
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Set:
     path: tuple[Name, ...]
     op: str
@@ -190,7 +188,7 @@ class Set:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class If:
     cond: Expr
     body: tuple[Stmt, ...]
@@ -198,7 +196,7 @@ class If:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class For:
     var: Name
     items: Expr
@@ -206,25 +204,25 @@ class For:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Repeat:
     count: Expr
     body: tuple[Stmt, ...]
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Loop:
     body: tuple[Stmt, ...]
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Break:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Stop:
     span: Span
 
@@ -234,28 +232,28 @@ Stmt = CallStmt | Let | Set | If | For | Repeat | Loop | Break | Stop
 
 # ---------------------------------------------------------------- members of a card or skill
 
-@frozen
+@attrs.frozen
 class Prop:
     name: Name
     values: tuple[Name | Int | Str, ...]
     span: Span
 
 
-@frozen
+@attrs.frozen
 class TargetSpec:
     words: tuple[Name, ...]
     cond: Expr | None
     span: Span
 
 
-@frozen
+@attrs.frozen
 class UseClause:
     context: Name
     target: TargetSpec | None
     span: Span
 
 
-@frozen
+@attrs.frozen
 class ChooseClause:
     var: Name
     title: str  # how the chosen player is called in questions and the log
@@ -263,14 +261,14 @@ class ChooseClause:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Block:
     name: Name
     body: tuple[Stmt, ...]
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Trigger:
     window: Name
     tags: tuple[Name, ...]
@@ -280,7 +278,7 @@ class Trigger:
     also: tuple[Name, ...] = ()  # more windows sharing the body: `on damaged, caused_damage { ... }`
 
 
-@frozen
+@attrs.frozen
 class Modifier:
     name: Name
     pattern: Pattern | None
@@ -292,7 +290,7 @@ class Modifier:
     where: Expr | None = None  # `targets ... where COND`: what each extra target must satisfy
 
 
-@frozen
+@attrs.frozen
 class ViewAs:
     card: Name
     count: int
@@ -306,7 +304,7 @@ class ViewAs:
     face_down: bool = False  # made of face-down cards that others may question (質疑)
 
 
-@frozen
+@attrs.frozen
 class Attach:
     """An action a skill gives others in their play phase: `attach others once when COND { ... }`."""
 
@@ -317,7 +315,7 @@ class Attach:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Active:
     """A play-phase action a skill offers: `active once when COND { ... }`."""
 
@@ -327,7 +325,7 @@ class Active:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Forbid:
     """`forbid target(殺|決鬥) when COND;`: what the owner cannot do or be made to suffer."""
 
@@ -338,7 +336,7 @@ class Forbid:
     subject: Name | None = None  # who is bound: you (default), others, all
 
 
-@frozen
+@attrs.frozen
 class StateDecl:
     """`state NAME: TYPE until SCOPE;`: a value the skill remembers."""
 
@@ -348,7 +346,7 @@ class StateDecl:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class FilterSkill:
     """`filter PATTERN as SUIT|CARD when COND;`: the owner's cards count as another."""
 
@@ -358,7 +356,7 @@ class FilterSkill:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Equipped:
     """`equipped CARD;`: the owner has that equipment's skill while its slot is empty."""
 
@@ -372,7 +370,7 @@ Member = (Prop | UseClause | ChooseClause | Block | Trigger | Modifier | ViewAs 
 
 # ---------------------------------------------------------------- top-level definitions
 
-@frozen
+@attrs.frozen
 class CardDef:
     name: Name
     id: Name
@@ -382,7 +380,7 @@ class CardDef:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class SkillDef:
     name: Name
     id: Name
@@ -392,7 +390,7 @@ class SkillDef:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class HeroDef:
     name: Name
     id: Name
@@ -402,21 +400,21 @@ class HeroDef:
     general: bool = False  # a 國戰 general card (`general`), not an identity hero
 
 
-@frozen
+@attrs.frozen
 class Face:
     suit: str
     rank: str
     span: Span
 
 
-@frozen
+@attrs.frozen
 class DeckLine:
     card: Name
     faces: tuple[Face, ...]
     span: Span
 
 
-@frozen
+@attrs.frozen
 class DeckDef:
     name: Name
     title: str
@@ -424,7 +422,7 @@ class DeckDef:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class RulesetDef:
     name: Name
     tags: tuple[Name, ...]
@@ -433,7 +431,7 @@ class RulesetDef:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class Param:
     """`p: player`: a parameter of a procedure or a definition."""
 
@@ -442,7 +440,7 @@ class Param:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class ProcedureDef:
     """`procedure NAME(p: player, n: int) { ... }`: statements callable from any card or skill."""
 
@@ -452,7 +450,7 @@ class ProcedureDef:
     span: Span
 
 
-@frozen
+@attrs.frozen
 class DefineDef:
     """`define NAME(p: player): int = EXPR;`: a named expression."""
 
@@ -466,7 +464,7 @@ class DefineDef:
 Definition = CardDef | SkillDef | HeroDef | DeckDef | RulesetDef | ProcedureDef | DefineDef
 
 
-@frozen
+@attrs.frozen
 class Module:
     """One parsed .sgs file."""
 
