@@ -47,10 +47,11 @@ class Attached:
     def attach_in_play(self) -> bool:
         """Some living player has a skill that attaches an action (hidden or not: the options
         then ask exactly); worked out again after changed_skills."""
-        if self.game._attach_live is None:
-            self.game._attach_live = any(s.attached for p in self.game.players if p.alive
+        game = self.game
+        if game._attach_live is None:
+            game._attach_live = any(s.attached for p in game.players if p.alive
                                     for s in self.skills.skills_of(p, suppressed=True))
-        return self.game._attach_live
+        return game._attach_live
 
     def attached_options(self, player: Player) -> list[Option]:
         """`發動【SKILL】` for each action a living other player's skill gives `player` now."""
@@ -76,13 +77,14 @@ class Attached:
 
     def run_attached(self, player: Player, chosen: tuple[Player, Skill, AttachDef]) -> None:
         """The actor uses the action; the skill asks the questions of its text."""
+        game = self.game
         owner, skill, act = chosen
         key = _key(owner, skill)
         player.used[key] = player.used.get(key, 0) + 1
-        if self.game.logging:
-            self.game.log_skill(owner, skill, f"{player.label()}發動{owner.label()}的【{skill.name}】")
-        self.game.fired[skill.name] = self.game.fired.get(skill.name, 0) + 1
-        self.hp.run_block(act.body, Ctx(self.game, {"you": owner, "player": player}), skill.name)
+        if game.logging:
+            game.log_skill(owner, skill, f"{player.label()}發動{owner.label()}的【{skill.name}】")
+        game.fired[skill.name] = game.fired.get(skill.name, 0) + 1
+        self.hp.run_block(act.body, Ctx(game, {"you": owner, "player": player}), skill.name)
 
 
 def _key(owner: Player, skill: Skill) -> str:

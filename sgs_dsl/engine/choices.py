@@ -83,10 +83,11 @@ class Choices:
         return self.labelled.choose_among(chooser, self.zones.zone_cards(chooser, zone), least, most)
 
     def choose_suit(self, chooser: Player) -> str:
+        game = self.game
         options = [Option(SUIT_ZH[s], s) for s in ("spade", "heart", "club", "diamond")]
-        suit: str = self.game.ask(chooser, "suit", "選擇一種花色", options).value
-        if self.game.logging:
-            self.game.log(f"{chooser.label()}選擇了{SUIT_ZH[suit]}")
+        suit: str = game.ask(chooser, "suit", "選擇一種花色", options).value
+        if game.logging:
+            game.log(f"{chooser.label()}選擇了{SUIT_ZH[suit]}")
         return suit
 
     def give(self, giver: Player, receiver: Player, cards: list[Card]) -> None:
@@ -108,21 +109,22 @@ class Choices:
     def arrange(self, player: Player, n: int) -> None:
         """The player looks at the top n cards and puts each on the top or the bottom; the
         cards put on top are in the order chosen, the first chosen on top."""
-        cards = [self.zones.draw_top() for _ in range(max(0, min(n, len(self.game.deck) + len(self.game.discard_pile))))]
+        game = self.game
+        cards = [self.zones.draw_top() for _ in range(max(0, min(n, len(game.deck) + len(game.discard_pile))))]
         top: list[Card] = []
         bottom: list[Card] = []
         rest = list(cards)
         while rest:
-            card = self.game.ask(player, "pick_card", "選擇下一張牌", [Option(c.label(), c) for c in rest]).value
+            card = game.ask(player, "pick_card", "選擇下一張牌", [Option(c.label(), c) for c in rest]).value
             rest.remove(card)
-            where_to = self.game.ask(player, "arrange", f"將{card.label()}置於",
+            where_to = game.ask(player, "arrange", f"將{card.label()}置於",
                                 [Option("牌堆頂", "top"), Option("牌堆底", "bottom")]).value
             (top if where_to == "top" else bottom).append(card)
-        self.game.table_version += 1
-        self.game.deck.extend(reversed(top))
-        self.game.deck[:0] = bottom
-        if self.game.logging:
-            self.game.log(f"{player.label()}將{len(top)}張牌置於牌堆頂，{len(bottom)}張牌置於牌堆底")
+        game.table_version += 1
+        game.deck.extend(reversed(top))
+        game.deck[:0] = bottom
+        if game.logging:
+            game.log(f"{player.label()}將{len(top)}張牌置於牌堆頂，{len(bottom)}張牌置於牌堆底")
 
     def cancel_target(self, use: Use, player: Player) -> None:
         """取消 (seed 001): the player stops being a target of the card; the others still
@@ -134,17 +136,18 @@ class Choices:
             self.game.log(f"{player.label()}取消為{use.card.label()}的目標")
 
     def redirect(self, use: Use, old: Player, new: Player) -> None:
+        game = self.game
         if not self.redirect_open(use, new):  # never onto a target it already has
-            if self.game.logging:
-                self.game.log(f"{use.card.label()}的目標不能轉移給{new.label()}")
+            if game.logging:
+                game.log(f"{use.card.label()}的目標不能轉移給{new.label()}")
             return
         if self.prohibits.redirect_refused(use, new):  # never onto a player it may not target
-            if self.game.logging:
-                self.game.log(f"{new.label()}不能成為{use.card.label()}的目標")
+            if game.logging:
+                game.log(f"{new.label()}不能成為{use.card.label()}的目標")
             return
         use.targets = [new if t is old else t for t in use.targets]
-        if self.game.logging:
-            self.game.log(f"{use.card.label()}的目標由{old.label()}轉移給{new.label()}")
+        if game.logging:
+            game.log(f"{use.card.label()}的目標由{old.label()}轉移給{new.label()}")
 
     # where a use may be redirected
     def redirect_open(self, use: Use, new: Player) -> bool:

@@ -41,18 +41,20 @@ class ExtraTurns:
     # ------------------------------------------------------------ what text asks for
 
     def grant_extra_turn(self, player: Player) -> None:
-        self.game.granted_by = getattr(self.game.budget.firing, "span", None)
-        self.game.granted_turns.append(player)
-        if self.game.logging:
-            self.game.log(f"{player.label()}將於此回合後進行一個額外的回合")
+        game = self.game
+        game.granted_by = getattr(game.budget.firing, "span", None)
+        game.granted_turns.append(player)
+        if game.logging:
+            game.log(f"{player.label()}將於此回合後進行一個額外的回合")
 
     def grant_extra_phase(self, player: Player, phase: str) -> None:
-        if player is not self.game.current:
+        game = self.game
+        if player is not game.current:
             raise RulesError(f"extra_phase: {player.label()} is not the player whose turn it is")
-        self.game.granted_by = getattr(self.game.budget.firing, "span", None)
-        self.game.extra_phases.append((player, phase))
-        if self.game.logging:
-            self.game.log(f"{player.label()}將於此階段後執行一個額外的{PHASE_ZH[phase]}階段")
+        game.granted_by = getattr(game.budget.firing, "span", None)
+        game.extra_phases.append((player, phase))
+        if game.logging:
+            game.log(f"{player.label()}將於此階段後執行一個額外的{PHASE_ZH[phase]}階段")
 
     def skip_next_turn(self, player: Player) -> None:
         player.turn_skips += 1
@@ -67,22 +69,24 @@ class ExtraTurns:
     # ------------------------------------------------------------ the turn, wrapped
     def take_turn(self, player: Player, start: str | None = None) -> None:
         """A turn, then the extra turns granted during it (and during those), first granted first."""
+        game = self.game
         self.turn.play_turn(player, start)
         for _ in range(self.most_in_a_row):
-            if not self.game.granted_turns:
+            if not game.granted_turns:
                 return
-            extra = self.game.granted_turns.pop(0)
+            extra = game.granted_turns.pop(0)
             if extra.alive:
-                self.game.log(f"{extra.label()}的額外回合")
+                game.log(f"{extra.label()}的額外回合")
                 self.turn.play_turn(extra, extra=True)
-        raise RulesError(f"runaway text: more than {self.most_in_a_row} extra turns in a row", self.game.granted_by)
+        raise RulesError(f"runaway text: more than {self.most_in_a_row} extra turns in a row", game.granted_by)
 
     def turn_skipped(self, player: Player) -> bool:
         """skip_turn: a turn the player was told to skip is not played (it still counts)."""
+        game = self.game
         if player.turn_skips <= 0:
             return False
         player.turn_skips -= 1
-        if self.game.logging:
-            self.game.log(f"{player.label()}跳過此回合")
-        self.game.skipped_log.append((player, "turn"))
+        if game.logging:
+            game.log(f"{player.label()}跳過此回合")
+        game.skipped_log.append((player, "turn"))
         return True

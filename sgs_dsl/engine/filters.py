@@ -43,15 +43,16 @@ class Filters:
 
     def filter_table(self) -> dict[int, list[FilterDef]]:
         """Every filter of a living player's skills, by seat (rebuilt after changed_skills)."""
-        if self.game._filter_table is None:
+        game = self.game
+        if game._filter_table is None:
             table: dict[int, list[FilterDef]] = {}
-            for p in self.game.players:
+            for p in game.players:
                 if p.alive:
                     for skill in self.skills.effective_skills(p, suppressed=True):
                         if skill.filters:
                             table.setdefault(p.seat, []).extend(skill.filters)
-            self.game._filter_table = table
-        return self.game._filter_table
+            game._filter_table = table
+        return game._filter_table
 
     def seen(self, value: Any, holder: Player | None = None) -> Any:
         """A card (or a judgement) as the rules read it: through its holder's filters. Anything

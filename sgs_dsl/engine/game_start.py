@@ -46,9 +46,10 @@ class GameStart:
 
     def choose_hero(self, chooser: Player, names: list[str], prompt: str = "") -> str | None:
         """One of the named heroes of the library (a ruling answers `N chooses HERO;`)."""
-        heroes = [h for n in names if (h := self.game.library.heroes.get(n)) is not None]
+        game = self.game
+        heroes = [h for n in names if (h := game.library.heroes.get(n)) is not None]
         if not heroes:
             return None
-        hero: HeroCard = self.game.ask(chooser, "hero", prompt or "選擇一張武將牌", [Option(h.name, h) for h in heroes]).value
-        self.game.log(f"{chooser.label()}選擇了武將牌{hero.name}")
+        hero: HeroCard = game.ask(chooser, "hero", prompt or "選擇一張武將牌", [Option(h.name, h) for h in heroes]).value
+        game.log(f"{chooser.label()}選擇了武將牌{hero.name}")
         return hero.name

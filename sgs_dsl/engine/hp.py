@@ -71,11 +71,12 @@ class Hp:
     # ------------------------------------------------------------ hp
     def damage(self, target: Player, amount: int, nature: str = "normal", source: Player | None = None,
                card: UsedCard | None = None, chained: bool = False, caused: bool = False) -> None:
-        # `caused`: a transferred damage, whose source's window has been
+        # `caused`: a transferred damage, whose source's window (causing_damage) has been opened
+        game = self.game
         if not target.alive:
             return
         d = Damage(source, target, amount, nature, card, chained)
-        d.use = self.game.use_stack[-1] if card is not None and self.game.use_stack else None
+        d.use = game.use_stack[-1] if card is not None and game.use_stack else None
         if d.use is not None and d.use.damage_bonus and not chained and not caused and card is d.use.card:
             d.amount += d.use.damage_bonus  # the card's bonus is part of it from the start
         variables = {"damage": d}
@@ -87,17 +88,17 @@ class Hp:
         if d.prevented:  # logged by prevent_damage, where it happened
             return
         if d.amount <= 0:  # reduced to nothing in the window just closed: prevented there
-            if self.game.logging:
-                self.game.log(f"{damage_words(d)}減至0點，被防止")
+            if game.logging:
+                game.log(f"{damage_words(d)}減至0點，被防止")
             return
         source = d.source  # a skill may have changed the source
         transmits = d.nature != "normal" and target.chained and not chained
         target.hp -= d.amount
-        self.game.table_version += 1
-        self.game.damage_log.append(d)
-        if self.game.logging:
+        game.table_version += 1
+        game.damage_log.append(d)
+        if game.logging:
             dealt = f"{source.label()}對{target.label()}造成" if source else f"{target.label()}受到"
-            self.game.log(f"{dealt}{d.amount}點{NATURE_ZH[d.nature]}傷害（體力{target.hp}/{target.max_hp}）")
+            game.log(f"{dealt}{d.amount}點{NATURE_ZH[d.nature]}傷害（體力{target.hp}/{target.max_hp}）")
         ended: TurnEnded | None = None
         if target.hp <= 0:
             try:
@@ -112,8 +113,8 @@ class Hp:
             self.triggers.open_window("damage_end", variables)
         if d.nature != "normal" and target.chained:
             target.chained = False  # 傷害結算結束: a chained victim of nature damage is unchained
-            if self.game.logging:
-                self.game.log(f"{target.label()}解除連環狀態")
+            if game.logging:
+                game.log(f"{target.label()}解除連環狀態")
         if transmits:
             self.transmit(d, base)
         if ended is not None:
@@ -136,6 +137,7 @@ class Hp:
 
     def recover(self, player: Player, amount: int, source: Player | None = None,
                 card: UsedCard | None = None) -> None:
+        game = self.game
         if not player.alive or amount <= 0:
             return
         r = Recover(player, amount, source, card=card)
@@ -144,19 +146,20 @@ class Hp:
         if r.prevented or gained <= 0:
             return
         player.hp += gained
-        self.game.table_version += 1
-        self.game.recover_log.append((r.source, player, gained))  # public: agents read who helped whom
-        if self.game.logging:
-            self.game.log(f"{player.label()}回復{gained}點體力（體力{player.hp}/{player.max_hp}）")
+        game.table_version += 1
+        game.recover_log.append((r.source, player, gained))  # public: agents read who helped whom
+        if game.logging:
+            game.log(f"{player.label()}回復{gained}點體力（體力{player.hp}/{player.max_hp}）")
         self.triggers.open_window("recovered", {"recover": r})
 
     def lose_hp(self, player: Player, amount: int) -> None:
+        game = self.game
         if not player.alive or amount <= 0:
             return
         player.hp -= amount
-        self.game.table_version += 1
-        if self.game.logging:
-            self.game.log(f"{player.label()}失去{amount}點體力（體力{player.hp}/{player.max_hp}）")
+        game.table_version += 1
+        if game.logging:
+            game.log(f"{player.label()}失去{amount}點體力（體力{player.hp}/{player.max_hp}）")
         if player.hp <= 0:
             self.enter_dying(player, None)
         if player.alive:
@@ -164,9 +167,10 @@ class Hp:
 
     # ------------------------------------------------------------ dying and death
     def enter_dying(self, player: Player, damage: Damage | None) -> None:
+        game = self.game
         player.dying = True
-        if self.game.logging:
-            self.game.log(f"{player.label()}進入瀕死狀態")
+        if game.logging:
+            game.log(f"{player.label()}進入瀕死狀態")
         dying = Dying(player, damage)
         self.triggers.open_window("dying", {"dying": dying})
         for saver in self.seats.seat_order():
@@ -176,7 +180,7 @@ class Hp:
             if player.hp > 0:
                 break
         player.dying = False
-        self.game.table_version += 1
+        game.table_version += 1
         if player.hp <= 0 and player.alive and not self.damage_rules.survives(player, log=True):
             killer = damage.source if damage is not None else None
             self.die(player, killer)
@@ -218,30 +222,32 @@ class Hp:
         return self.using.make_card(kind, subcards)
 
     def die(self, player: Player, killer: Player | None) -> None:
+        game = self.game
         player.alive = False
-        self.game.table_version += 1
+        game.table_version += 1
         self.skills.changed_skills()
-        self.game.log(f"{player.label()}陣亡{self.game.mode.death_note(player)}")
+        game.log(f"{player.label()}陣亡{game.mode.death_note(player)}")
         try:
-            self.game.mode.check_victory(self.game)
+            game.mode.check_victory(game)
             self.death_window(player, killer)  # 死亡時 may end the game too (a death it sets off)
         except (GameOver, TurnEnded):  # the game, or the turn, ends in a death it sets off
             self._discard_everything(player)  # the dead keep no card, however it ends
             raise
         self._discard_everything(player)
-        self.game.mode.after_death(self.game, player, killer)
+        game.mode.after_death(game, player, killer)
         self.triggers.open_window("after_death", {"death": Dying(player, None), "killer": killer})
-        if player is self.game.current:
+        if player is game.current:
             raise TurnEnded()
 
     def death_window(self, player: Player, killer: Player | None) -> None:
         """死亡時: the living are polled, and the dead player's own skills that act on it."""
+        game = self.game
         own = [(player, s, t) for s in self.skills.skills_of(player, suppressed=True) for t in s.triggers.get("death", ())]
-        outer, self.game.departed = self.game.departed, player
+        outer, game.departed = game.departed, player
         try:
             self.triggers.open_window("death", {"death": Dying(player, None), "killer": killer}, own)
         finally:
-            self.game.departed = outer
+            game.departed = outer
 
     def _discard_everything(self, player: Player) -> None:
         everything = player.hand + list(player.equips.values()) + player.judge
@@ -254,15 +260,16 @@ class Hp:
         """Reveal the judge card and let retrials act (判定牌生效前). The result is then fixed
         and the text that asked for the judgement acts on it (判定牌生效); the after-window
         and the discard follow when that text's block ends (see `finish_judgements`)."""
+        game = self.game
         card = self.zones.draw_top()
         self.zones.place(card, "processing", source=FROM_DECK)
         j = Judge(player, card)
-        self.game.judging += (j,)  # its card is read through the player's filters
-        self.game.log(f"{player.label()}的判定牌是{self.filters.seen(card, player).label()}")
+        game.judging += (j,)  # its card is read through the player's filters
+        game.log(f"{player.label()}的判定牌是{self.filters.seen(card, player).label()}")
         self.triggers.open_window("judge_before", {"judge": j})
         result = self.skills.credited(lambda: self.filters.seen(j.card, player))  # a filter that reads it acts
-        if self.game.logging:
-            self.game.log(f"{player.label()}的判定結果是{result.label()}")
+        if game.logging:
+            game.log(f"{player.label()}的判定結果是{result.label()}")
         self.after_block(lambda: self.finish_judgement(j))
         return j
 
@@ -278,36 +285,39 @@ class Hp:
     def run_block(self, block: Fn, ctx: Ctx, asker: str) -> Any:
         """Run a card's or skill's block; what it asked for finishes when it ends. `asker`
         (the skill's name, or the card as used) asks the questions of the block's text."""
-        self.game.block_endings.append([])
-        outer, self.game.asker = self.game.asker, asker
+        game = self.game
+        game.block_endings.append([])
+        outer, game.asker = game.asker, asker
         try:
             result = block(ctx)
         except BaseException:  # the game or the turn ended: nothing more opens
-            self.game.block_endings.pop()
+            game.block_endings.pop()
             raise
         finally:
-            self.game.asker = outer
-        for finish in self.game.block_endings.pop():
+            game.asker = outer
+        for finish in game.block_endings.pop():
             finish()
         return result
 
     def finish_judgement(self, j: Judge) -> None:
         """判定牌生效後, then the judge card goes to the discard pile unless a skill took it."""
+        game = self.game
         self.triggers.open_window("judge_after", {"judge": j})
-        self.game.judging = tuple(x for x in self.game.judging if x is not j)
-        if j.card in self.game.processing:
+        game.judging = tuple(x for x in game.judging if x is not j)
+        if j.card in game.processing:
             self.zones.to_discard([j.card])
 
     def replace_judge(self, j: Judge, card: Card) -> None:
         """Retrial: `card` becomes the judge card; the one it replaces is discarded."""
+        game = self.game
         old = j.card
         zone, owner = self.zones.zone_of(card)
         who = f"{owner.label()}的" if owner else ""
         self.zones.place(card, "processing")
         j.card = card
-        if self.game.logging:
-            self.game.log(f"{who}{card.label()}代替{old.label()}成為判定牌")
-        if old in self.game.processing:
+        if game.logging:
+            game.log(f"{who}{card.label()}代替{old.label()}成為判定牌")
+        if old in game.processing:
             self.zones.to_discard([old])
 
 

@@ -35,18 +35,20 @@ class Labelled:
     def choose_option(self, chooser: Player, labels: list[str], offer: list[bool] | None,
                       prompt: str = "") -> str | None:
         """The label the chooser picks among the options offered; none when none is."""
+        game = self.game
         offered = [label for i, label in enumerate(labels) if offer is None or (i < len(offer) and offer[i])]
         if not offered:
             return None
-        label: str = self.game.ask(chooser, "option", prompt or "選擇一項", [Option(x, x) for x in offered]).value
-        if self.game.logging:
-            self.game.log(f"{chooser.label()}選擇了「{label}」")
+        label: str = game.ask(chooser, "option", prompt or "選擇一項", [Option(x, x) for x in offered]).value
+        if game.logging:
+            game.log(f"{chooser.label()}選擇了「{label}」")
         return label
 
     def declare(self, chooser: Player, names: list[str], prompt: str = "") -> str:
-        name: str = self.game.ask(chooser, "declare", prompt or "宣告一種牌名", [Option(f"【{n}】", n) for n in names]).value
-        if self.game.logging:
-            self.game.log(f"{chooser.label()}宣告了【{name}】")
+        game = self.game
+        name: str = game.ask(chooser, "declare", prompt or "宣告一種牌名", [Option(f"【{n}】", n) for n in names]).value
+        if game.logging:
+            game.log(f"{chooser.label()}宣告了【{name}】")
         return name
 
     def choose_among(self, chooser: Player, pool: list[Card], least: int, most: int) -> list[Card]:

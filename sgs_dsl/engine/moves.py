@@ -63,16 +63,17 @@ class Moves:
                    sources: list[tuple[str, Player | None]] | None = None) -> None:
         """One move: out of where each card is (or `sources`, when the caller already took
         them out), into `zone` together; then the cards-lost windows."""
+        game = self.game
         if owner is not None and not owner.alive:  # the dead take no cards: text that killed goes on
             zone, owner = "discard", None
         if sources is None:
             sources = [self.zones.take_out(c) for c in cards]
         for card, src in zip(cards, sources, strict=True):
             self.zones._place(card, zone, owner)
-            if self.game.tracing:
-                self.game.trace(f"  〔移動〕{card.label()}：{where(*src)} → {where(zone, owner)}")
-        if self.game.history.on:
-            self.game.history.record(cards, sources, zone, owner, reason)
+            if game.tracing:
+                game.trace(f"  〔移動〕{card.label()}：{where(*src)} → {where(zone, owner)}")
+        if game.history.on:
+            game.history.record(cards, sources, zone, owner, reason)
         for lost_from, _ in sources:
             if lost_from == "hand" or lost_from == "equip":  # most moves lose nothing: no window
                 self._lost([(cards, sources, zone, owner)], reason)
@@ -81,9 +82,10 @@ class Moves:
     def swap_hands(self, a: Player, b: Player) -> None:
         """The two hands change places in one simultaneous move (each is lost and gained); not
         with a dead player (text that killed one of them goes on: the dead take no cards)."""
+        game = self.game
         if not (a.alive and b.alive):
             return
-        self.game.table_version += 1
+        game.table_version += 1
         hands = []  # both hands leave before either arrives
         for loser, gainer in ((a, b), (b, a)):
             hand, loser.hand = loser.hand, []
@@ -93,18 +95,19 @@ class Moves:
             sources: list[tuple[str, Player | None]] = [("hand", loser)] * len(cards)
             legs.append((cards, sources, "hand", owner))
             owner.hand.extend(cards)
-            if self.game.tracing:
+            if game.tracing:
                 for c, s in zip(cards, sources, strict=True):
-                    self.game.trace(f"  〔移動〕{c.label()}：{where(*s)} → {where('hand', owner)}")
-            if self.game.history.on:
-                self.game.history.record(cards, sources, "hand", owner, "put")
-        if self.game.logging:
-            self.game.log(f"{a.label()}與{b.label()}交換手牌")
+                    game.trace(f"  〔移動〕{c.label()}：{where(*s)} → {where('hand', owner)}")
+            if game.history.on:
+                game.history.record(cards, sources, "hand", owner, "put")
+        if game.logging:
+            game.log(f"{a.label()}與{b.label()}交換手牌")
         self._lost(legs)
 
     def _lost(self, legs: list[Leg], reason: str = "put") -> None:
         """The cards-lost window, once per living player and zone (hand, equipment) that lost
         cards in this move, in seat order from the current player; `move.reason` says why."""
+        game = self.game
         groups: dict[tuple[int, str], list[Card]] = {}
         for cards, sources, zone, owner in legs:
             for card, (lost_from, loser) in zip(cards, sources, strict=True):
@@ -114,18 +117,18 @@ class Moves:
         if not groups:
             return
         if len(groups) > 1:  # most moves lose from one player's one zone: nothing to order
-            n = len(self.game.players)
-            place, start = self.game.place_of, self.game.place_of[self.game.current.seat]
+            n = len(game.players)
+            place, start = game.place_of, game.place_of[game.current.seat]
             groups = {k: groups[k] for k in sorted(groups, key=lambda k: ((place[k[0]] - start) % n, k[1]))}
-        heard = self.game.tracing or "cards_lost" in (self.game._listeners if self.game._listeners is not None else self.triggers.listeners())
+        heard = game.tracing or "cards_lost" in (game._listeners if game._listeners is not None else self.triggers.listeners())
         for (seat, lost_from), lost in groups.items():
-            loser = self.game.players[seat]
+            loser = game.players[seat]
             if lost_from == "equip":
                 self._own_lost(loser, lost, reason)
             if heard:
                 self.triggers.open_window("cards_lost", {"move": Move(loser, lost_from, lost[0], lost, reason)})
             else:  # no one listens: counted as opened, as open_window would
-                self.game.windows_opened += 1
+                game.windows_opened += 1
 
     def _own_lost(self, loser: Player, lost: list[Card], reason: str) -> None:
         """A card's own skill hears the move that takes it out of the equipment area."""
@@ -141,6 +144,7 @@ class Moves:
                      mover: Player | None, replace: bool = False) -> bool:
         """Move the cards to `place` of `owner` if the place can take all of them; False (and
         nothing moves) when it cannot."""
+        game = self.game
         cards = [c for c in dict.fromkeys(cards) if self.zones.zone_of(c)[0] != "nowhere"]
         if place not in OWNED and not place.startswith(PILE):
             owner = None  # the deck and the discard pile are nobody's
@@ -151,15 +155,15 @@ class Moves:
             sources = [self.zones.zone_of(c) for c in cards]
             text = f"{'、'.join(self.turn.face(c) for c in cards)}不能移至{where(place, owner)}：{refused}"
             if any(self.face_down(zone) for zone, _ in sources):
-                self.game.log_hidden(text, f"{len(cards)}張牌不能移至{where(place, owner)}", self._seers(sources, mover))
+                game.log_hidden(text, f"{len(cards)}張牌不能移至{where(place, owner)}", self._seers(sources, mover))
             else:
-                self.game.log(text)
+                game.log(text)
             return False
         if place == "equip" and replace and owner is not None:  # (refused above without an owner)
             old = [owner.equips[c.kind.type] for c in cards if c.kind.type in owner.equips
                    and owner.equips[c.kind.type] not in cards]
             if old:
-                self.game.log(f"{'、'.join(c.label() for c in old)}被替換，置入棄牌堆")
+                game.log(f"{'、'.join(c.label() for c in old)}被替換，置入棄牌堆")
                 self.move_cards(old, "discard")
         self._log_move(cards, place, owner, reason, mover)
         self.move_cards(cards, place, owner, reason)
@@ -169,14 +173,15 @@ class Moves:
                   mover: Player | None) -> None:
         """Cards from a face-down place (a hand, the deck, a private pile) into one stay face
         down: only the seats that hold or move them read which cards they are, the others how many."""
-        if not self.game.logging:  # batches keep no log: nothing to word
+        game = self.game
+        if not game.logging:  # batches keep no log: nothing to word
             return
         text = f"{'、'.join(self.turn.face(c) for c in cards)}{REASONS[reason]}{where(place, owner)}"
         sources = [self.zones.zone_of(c) for c in cards]
         if not self.face_down(place) or not any(self.face_down(zone) for zone, _ in sources):
-            self.game.log(text)
+            game.log(text)
             return
-        self.game.log_hidden(text, f"{len(cards)}張牌{REASONS[reason]}{where(place, owner)}",
+        game.log_hidden(text, f"{len(cards)}張牌{REASONS[reason]}{where(place, owner)}",
                         self._seers(sources, mover, owner))
 
     def face_down(self, zone: str) -> bool:

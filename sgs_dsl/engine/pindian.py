@@ -83,24 +83,25 @@ class PointFights:
         return a is not b and a.alive and b.alive and bool(a.hand) and bool(b.hand)
 
     def point_fight(self, a: Player, b: Player) -> PointFight | None:
+        game = self.game
         if not self.can_point_fight(a, b):
             return None
-        if self.game.logging:
-            self.game.log(f"{a.label()}與{b.label()}拼點")
+        if game.logging:
+            game.log(f"{a.label()}與{b.label()}拼點")
         first = self._fight_card(a)  # chosen face down: b chooses without seeing it
         second = self._fight_card(b)
         for card in (first, second):
             self.zones.place(card, "processing")
         fight = PointFight(a, b, first, second, first.rank, second.rank)
         self.hp.after_block(lambda: self._close_fight(fight))  # the text acts on the result first
-        if self.game.logging:
-            self.game.log(f"拼點牌亮出：{a.label()}{first.label()}，{b.label()}{second.label()}")
+        if game.logging:
+            game.log(f"拼點牌亮出：{a.label()}{first.label()}，{b.label()}{second.label()}")
         self.triggers.open_window("point_shown", {"fight": fight})
         winner = fight.winner  # None: a tie
         result = "平局" if winner is None else f"{winner.label()}贏"
-        if self.game.logging:
-            self.game.log(f"拼點結果：{rank_face(fight.source_rank)}對{rank_face(fight.target_rank)}，{result}")
-        self.game.fight_log.append(fight)
+        if game.logging:
+            game.log(f"拼點結果：{rank_face(fight.source_rank)}對{rank_face(fight.target_rank)}，{result}")
+        game.fight_log.append(fight)
         return fight
 
     def _fight_card(self, p: Player) -> Card:
@@ -110,6 +111,7 @@ class PointFights:
 
     def replace_fight_card(self, fight: PointFight, p: Player, card: Card) -> None:
         """`card` becomes p's fight card (with its rank); the card it replaces is discarded."""
+        game = self.game
         old = fight.card_of(p)
         if old is None or card is old:
             return
@@ -118,9 +120,9 @@ class PointFights:
             fight.source_card, fight.source_rank = card, card.rank
         else:
             fight.target_card, fight.target_rank = card, card.rank
-        if self.game.logging:
-            self.game.log(f"{card.label()}代替{old.label()}成為{p.label()}的拼點牌")
-        if old in self.game.processing:
+        if game.logging:
+            game.log(f"{card.label()}代替{old.label()}成為{p.label()}的拼點牌")
+        if old in game.processing:
             self.zones.to_discard([old])
 
     def _close_fight(self, fight: PointFight) -> None:

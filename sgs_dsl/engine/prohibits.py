@@ -58,19 +58,20 @@ class Prohibits:
 
     def _index_forbids(self) -> tuple[dict[str, list[Entry]], dict[tuple[str, int], list[Entry]]]:
         """forbid_table, and by kind and seat the forbids that bind that seat; kept on the game."""
+        game = self.game
         table: dict[str, list[Entry]] = {}
-        for owner in self.game.players:
+        for owner in game.players:
             if owner.alive:
                 for skill in self.skills.effective_skills(owner, suppressed=True):
                     for f in skill.forbids:
                         table.setdefault(f.kind, []).append((owner, skill, f))
         binding: dict[tuple[str, int], list[Entry]] = {}
         for kind, entries in table.items():
-            for p in self.game.players:
+            for p in game.players:
                 bound = [e for e in entries if e[2].subject == "all" or (e[2].subject == "you") == (e[0] is p)]
                 if bound:
                     binding[kind, p.seat] = bound
-        self.game._forbid_table, self.game._forbid_binding = table, binding
+        game._forbid_table, game._forbid_binding = table, binding
         return table, binding
 
     def forbid_binding(self) -> dict[tuple[str, int], list[Entry]]:
@@ -81,15 +82,16 @@ class Prohibits:
     def forbidden(self, p: Player, kind: str, card: UsedCard, user: Player) -> bool:
         """A forbid binding p stops this: p may not be targeted by (`target`; `user` uses the
         card), or use, play out, answer with or discard (`user` is p) the card."""
-        binding = self.game._forbid_binding  # read inline: this is asked for every card and target
+        game = self.game
+        binding = game._forbid_binding  # read inline: this is asked for every card and target
         entries = (binding if binding is not None else self.forbid_binding()).get((kind, p.seat))
         if not entries:
             return False
         for owner, skill, f in entries:
-            if skill.slot == "armor" and self.game.use_stack and self.skills.armor_ignored(owner):
+            if skill.slot == "armor" and game.use_stack and self.skills.armor_ignored(owner):
                 continue
             if f.matches(card) and (f.cond is None or f.cond(
-                    Ctx(self.game, {"you": owner, "player": p, "user": user, "card": card}))):
+                    Ctx(game, {"you": owner, "player": p, "user": user, "card": card}))):
                 self.skills.credit(f.skill)
                 return True
         return False

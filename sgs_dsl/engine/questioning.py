@@ -76,7 +76,8 @@ class Questioning:
     def question(self, user: Player, card: UsedCard, targets: list[Player] | None = None,
                  verb: str = "use") -> UsedCard | None:
         """The card to go on with (face down if nobody questioned, else face up), or None: void."""
-        self.zones.to_processing([c for c in card.subcards if c not in self.game.processing], verb)
+        game = self.game
+        self.zones.to_processing([c for c in card.subcards if c not in game.processing], verb)
         questioners = [p for p in self.seats.seat_order(user) if p is not user and p.alive
                        and not self.prohibits.forbidden(p, "question", card, user) and self._questions(p, user, card, targets)]
         if not questioners:
@@ -84,15 +85,15 @@ class Questioning:
         shown = [self.filters.seen_used(c, user) for c in card.subcards]
         q = Question(user, card, questioners, shown[0], all(s.kind is card.kind for s in shown))
         faces = "、".join(c.label() for c in card.subcards)
-        if self.game.logging:
-            self.game.log(f"{user.label()}翻開{faces}，{'為真' if q.genuine else '為假'}")
+        if game.logging:
+            game.log(f"{user.label()}翻開{faces}，{'為真' if q.genuine else '為假'}")
         self.triggers.open_window("questioned", {"question": q})
         if q.genuine:  # it goes on face up, as the card declared (as its holder's filters read it)
             one = shown[0] if len(shown) == 1 else None
             return one if one is not None and one.kind is card.kind else self.using.make_card(card.kind, card.subcards)
-        if self.game.logging:
-            self.game.log(f"{card.label()}作廢")
-        left = [c for c in card.subcards if c in self.game.processing]
+        if game.logging:
+            game.log(f"{card.label()}作廢")
+        left = [c for c in card.subcards if c in game.processing]
         if left:
             self.zones.to_discard(left)
         return None

@@ -55,29 +55,32 @@ class Seats:
 
     def seat_order(self, start: Player | None = None) -> list[Player]:
         """Living players in seat order from `start` (default: the current player)."""
-        place = self.game.place_of[(start or self.game.current).seat]
-        table = self.game.table
+        game = self.game
+        place = game.place_of[(start or game.current).seat]
+        table = game.table
         return [p for p in table[place:] + table[:place] if p.alive]
 
     def next_alive(self, player: Player) -> Player:
-        n = len(self.game.table)
-        place = self.game.place_of[player.seat]
+        game = self.game
+        n = len(game.table)
+        place = game.place_of[player.seat]
         for i in range(1, n + 1):
-            p = self.game.table[(place + i) % n]
+            p = game.table[(place + i) % n]
             if p.alive:
                 return p
         return player
 
     def distance(self, a: Player, b: Player) -> int:
+        game = self.game
         if a is b:
             return 0
         if not (a.alive and b.alive):
             return 99
-        living = [p for p in self.game.table if p.alive]
+        living = [p for p in game.table if p.alive]
         i, j = living.index(a), living.index(b)
         steps = abs(i - j)
         base = min(steps, len(living) - steps)
-        index = self.game._modifier_seats if self.game._modifier_seats is not None else self.skills._index_modifiers()
+        index = game._modifier_seats if game._modifier_seats is not None else self.skills._index_modifiers()
         if b.seat not in index.get("distance_from", ()) and a.seat not in index.get("distance_to", ()):
             return max(1, base)  # no modifier of either: the seats alone (as the parts below would give)
         set_to: list[int] = []  # `modify distance_to = N`: the distance is N, whatever else counts
@@ -114,12 +117,13 @@ class Seats:
         """With the weapon slot empty, a weapon p is treated as equipped with (`equipped`)
         gives its range: its skill is then the only one of p's with the weapon slot. Kept with
         the list of skills it was read from (a new list after any change of skills)."""
+        game = self.game
         skills = self.skills.effective_skills(p)
-        known = self.game._weapon_ranges.get(p.seat)
+        known = game._weapon_ranges.get(p.seat)
         if known is not None and known[0] is skills:
             return known[1]
-        reach = next((self.game.library.cards[s.from_card].range for s in skills if s.slot == "weapon" and s.from_card), 1)
-        self.game._weapon_ranges[p.seat] = (skills, reach)
+        reach = next((game.library.cards[s.from_card].range for s in skills if s.slot == "weapon" and s.from_card), 1)
+        game._weapon_ranges[p.seat] = (skills, reach)
         return reach
 
     def in_range(self, a: Player, b: Player, card: UsedCard | None = None) -> bool:

@@ -59,17 +59,18 @@ class Skills:
     def skills_of(self, p: Player, suppressed: bool = False) -> list[Skill]:
         """Hero skills, then the skills of equipped cards; an ignored armour's skill only
         when `suppressed` is asked for (the window index holds it, and checks at firing)."""
-        skills = self.game._skills.get(p.seat)
+        game = self.game
+        skills = game._skills.get(p.seat)
         if skills is None:  # rebuilt after changed_skills(): equipment moved, a player died
-            skills = [s for s in p.skills if self.game.mode.has_skill(p, s)]  # 主公技: the mode says
+            skills = [s for s in p.skills if game.mode.has_skill(p, s)]  # 主公技: the mode says
             if p.skills_off:  # 技能失效, the hero skills lose effect
                 skills = []
             skills += [c.kind.skill for c in p.equips.values() if c.kind.skill is not None]
             if any(s.equipped for s in skills):  # treated as equipped
                 skills += self.filters.treated_equipment(p, skills)
             skills += self.rule_skills()
-            self.game._skills[p.seat] = skills
-        if suppressed or not self.game.use_stack or "armor" not in p.equips or not self.armor_ignored(p):
+            game._skills[p.seat] = skills
+        if suppressed or not game.use_stack or "armor" not in p.equips or not self.armor_ignored(p):
             return skills
         return [s for s in skills if s.slot != "armor"]
 
@@ -91,17 +92,19 @@ class Skills:
 
     def rule_skills(self) -> tuple[Skill, ...]:
         """The rules that cards of this game's deck add for everyone (酒's next-殺 bonus)."""
-        if self.game._rules is None:
-            kinds = {c.kind for c in self.game.all_cards}
-            self.game._rules = tuple(k.skill for k in sorted(kinds, key=lambda k: k.name)
+        game = self.game
+        if game._rules is None:
+            kinds = {c.kind for c in game.all_cards}
+            game._rules = tuple(k.skill for k in sorted(kinds, key=lambda k: k.name)
                                 if k.skill is not None and k.skill.rule)
-        return self.game._rules
+        return game._rules
 
     def deck_kinds(self) -> frozenset[CardKind]:
         """The kinds of card this game is played with (its deck)."""
-        if self.game._deck_kinds is None:
-            self.game._deck_kinds = frozenset(c.kind for c in self.game.all_cards)
-        return self.game._deck_kinds
+        game = self.game
+        if game._deck_kinds is None:
+            game._deck_kinds = frozenset(c.kind for c in game.all_cards)
+        return game._deck_kinds
 
     def armor_ignored(self, p: Player) -> bool:
         return any(p.seat in u.armor_off for u in self.game.use_stack)
@@ -121,27 +124,29 @@ class Skills:
 
     def _index_modifiers(self) -> dict[str, frozenset[int]]:
         """Which seats have a modifier of each name, until changed_skills()."""
+        game = self.game
         seats: dict[str, set[int]] = {}
-        for p in self.game.players:
+        for p in game.players:
             for skill in self.effective_skills(p, suppressed=True):
                 for m in skill.modifiers:
                     if m.subject == "you":
                         seats.setdefault(m.name, set()).add(p.seat)
-        self.game._bound = index_bound(self.game, seats)  # `for others` / `for all`: the seats they bind
-        self.game._modifier_seats = {name: frozenset(s) for name, s in seats.items()}
-        return self.game._modifier_seats
+        game._bound = index_bound(game, seats)  # `for others` / `for all`: the seats they bind
+        game._modifier_seats = {name: frozenset(s) for name, s in seats.items()}
+        return game._modifier_seats
 
     def _modifiers(self, p: Player, name: str) -> Iterator[ModifierDef]:
-        aside = {self.equip_skill_uid(p, s) for s in self.skills_of(p)} & self.game.set_aside if self.game.set_aside else ()
-        stacks = self.game.mode.hides_skills  # one skill on both generals acts twice (seed 001 Q&A 11)
+        game = self.game
+        aside = {self.equip_skill_uid(p, s) for s in self.skills_of(p)} & game.set_aside if game.set_aside else ()
+        stacks = game.mode.hides_skills  # one skill on both generals acts twice (seed 001 Q&A 11)
         for skill in self.effective_skills(p):
             if aside and self.equip_skill_uid(p, skill) in aside:
                 continue
             for m in skill.modifiers:
                 if m.name == name and m.subject == "you":
-                    for _ in range(self.game.mode.copies(p, skill) if stacks else 1):
+                    for _ in range(game.mode.copies(p, skill) if stacks else 1):
                         yield m
-        yield from bound_modifiers(self.game, self.game._bound, p, name)
+        yield from bound_modifiers(game, game._bound, p, name)
 
     @staticmethod
     def equip_skill_uid(p: Player, skill: Skill) -> int:
@@ -179,13 +184,14 @@ class Skills:
     def credited(self, read: Callable[[], T]) -> T:
         """Make a read the rules act on (the targets of a real use, a judgement's result): the
         modifiers, prohibits and filters it consulted are counted as fired, once each."""
-        outer, self.game.crediting = self.game.crediting, set()
+        game = self.game
+        outer, game.crediting = game.crediting, set()
         try:
             return read()
         finally:
-            for skill in sorted(self.game.crediting):
-                self.game.fired[skill] = self.game.fired.get(skill, 0) + 1
-            self.game.crediting = outer
+            for skill in sorted(game.crediting):
+                game.fired[skill] = game.fired.get(skill, 0) + 1
+            game.crediting = outer
 
     def credit(self, skill: str) -> None:
         """While a real choice is being made (`crediting`), note the modifiers and forbids
@@ -210,44 +216,46 @@ class Skills:
         return self.modified(p, "targets", 0, {"user": p, "card": card}, card, credit=False, mods=plain) if plain else 0
 
     def changed_skills(self) -> None:
-        self.game.table_version += 1  # `modify survive` may hold or not now (invariants.py)
-        self.game.seats_version += 1
-        self.game._listeners = None
-        self.game._modifier_seats = None  # which seats have modifiers of each name
-        self.game._forbid_table = self.game._forbid_binding = None  # the prohibits in play
-        self.game._filter_table = None  # the filters in play
-        self.game._skills.clear()
-        self.game._alike.clear()  # kinds_judged_alike, read off the tables above
-        self.game._converts.clear()
-        self.game._attach_live = None
+        game = self.game
+        game.table_version += 1  # `modify survive` may hold or not now (invariants.py)
+        game.seats_version += 1
+        game._listeners = None
+        game._modifier_seats = None  # which seats have modifiers of each name
+        game._forbid_table = game._forbid_binding = None  # the prohibits in play
+        game._filter_table = None  # the filters in play
+        game._skills.clear()
+        game._alike.clear()  # kinds_judged_alike, read off the tables above
+        game._converts.clear()
+        game._attach_live = None
 
     def changed_equipment(self, p: Player) -> None:
         """p's equipment changed: p's skills are worked out again, and only the tables that the
         skills gained or lost feed are rebuilt (a horse moving leaves the listeners as they were,
         a weapon the modifiers and prohibits). Each table is a function of the skills in play,
         so one the changed skills add nothing to stays right."""
-        old = self.game._skills.pop(p.seat, None)
+        game = self.game
+        old = game._skills.pop(p.seat, None)
         if old is None:  # p's skills were not worked out since the last change: nothing to compare
             self.changed_skills()
             return
-        self.game.table_version += 1
+        game.table_version += 1
         new = self.skills_of(p, suppressed=True)
         kept = {id(s) for s in old} & {id(s) for s in new}
         changed = [s for s in (*old, *new) if id(s) not in kept]
         if not changed:
             return
         if any(s.triggers for s in changed):
-            self.game._listeners = None
+            game._listeners = None
         if any(s.modifiers for s in changed):
-            self.game._modifier_seats = None
+            game._modifier_seats = None
         if any(s.forbids for s in changed):
-            self.game._forbid_table = self.game._forbid_binding = None
+            game._forbid_table = game._forbid_binding = None
         if any(s.filters for s in changed):
-            self.game._filter_table = None
+            game._filter_table = None
         if any(s.forbids or s.filters or any(m.name in ALIKE_MODIFIERS for m in s.modifiers) for s in changed):
-            self.game._alike.clear()  # kinds_judged_alike reads these (a horse's distance leaves it)
+            game._alike.clear()  # kinds_judged_alike reads these (a horse's distance leaves it)
         if any(s.view_as for s in changed):
-            self.game._converts.pop(p.seat, None)
+            game._converts.pop(p.seat, None)
         if any(s.attached for s in changed):
-            self.game._attach_live = None
+            game._attach_live = None
 

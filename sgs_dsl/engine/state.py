@@ -51,11 +51,12 @@ class PlayerState:
     # ------------------------------------------------------------ scopes
     def until(self, scope: str, undo: Callable[[], None]) -> None:
         """Run `undo` when `scope` ends (never for "game")."""
+        game = self.game
         if scope == "game":
             return
-        if self.game._expiring is None:
-            self.game._expiring = {}
-        self.game._expiring.setdefault(scope, []).append(undo)
+        if game._expiring is None:
+            game._expiring = {}
+        game._expiring.setdefault(scope, []).append(undo)
 
     def expire(self, until: str) -> None:
         """What was set to last until `until` (or a shorter scope it ends) is undone."""
@@ -67,14 +68,15 @@ class PlayerState:
     # ------------------------------------------------------------ max hp
     def change_max_hp(self, player: Player, delta: int) -> None:
         """Gain (delta > 0) or lose max hp; hp is cut down to the new max; max hp 0 is death."""
+        game = self.game
         if not player.alive or delta == 0:
             return
-        self.game.table_version += 1
+        game.table_version += 1
         player.max_hp = max(0, player.max_hp + delta)
         player.hp = min(player.hp, player.max_hp)
         verb = "增加" if delta > 0 else "減少"
-        if self.game.logging:
-            self.game.log(f"{player.label()}{verb}{abs(delta)}點體力上限（體力{player.hp}/{player.max_hp}）")
+        if game.logging:
+            game.log(f"{player.label()}{verb}{abs(delta)}點體力上限（體力{player.hp}/{player.max_hp}）")
         if player.max_hp == 0:
             self.hp.die(player, None)
 
@@ -88,13 +90,14 @@ class PlayerState:
         """交換位置: a and b change places at the table, each keeping its hero, cards and
         state; distances and seat order follow the new places. A seat number keeps naming
         its player (the log's N號位 is the seat the player was dealt)."""
+        game = self.game
         if a is b or not (a.alive and b.alive):
             return
-        i, j = self.game.place_of[a.seat], self.game.place_of[b.seat]
-        self.game.table[i], self.game.table[j] = b, a
-        self.game.place_of[a.seat], self.game.place_of[b.seat] = j, i
-        if self.game.logging:
-            self.game.log(f"{a.label()}與{b.label()}交換位置")
+        i, j = game.place_of[a.seat], game.place_of[b.seat]
+        game.table[i], game.table[j] = b, a
+        game.place_of[a.seat], game.place_of[b.seat] = j, i
+        if game.logging:
+            game.log(f"{a.label()}與{b.label()}交換位置")
 
     def turns_back(self, player: Player) -> bool:
         """At 回合開始前: a face-down player turns face up and skips this whole turn."""
@@ -116,11 +119,12 @@ class PlayerState:
         return memory.get(key, default) if memory else default
 
     def memory_of(self, owner: Player | None) -> dict[str, Any]:
+        game = self.game
         if owner is not None:
             return owner.memory
-        if self.game._memory is None:
-            self.game._memory = {}
-        return self.game._memory
+        if game._memory is None:
+            game._memory = {}
+        return game._memory
 
     # ------------------------------------------------------------ skills as state
     def grant_skill(self, player: Player, skill: Skill) -> None:
@@ -166,18 +170,20 @@ class PlayerState:
             self.game.log(f"{player.label()}的性別改為{GENDER_ZH.get(gender, gender)}")
 
     def set_kingdom(self, player: Player, kingdom: str) -> None:
-        self.game.mode.text_sets_kingdom(self.game, player)
+        game = self.game
+        game.mode.text_sets_kingdom(game, player)
         player.kingdom = kingdom
-        self.game.seats_version += 1
-        if self.game.logging:
-            self.game.log(f"{player.label()}的勢力改為{KINGDOM_ZH.get(kingdom, kingdom)}")
+        game.seats_version += 1
+        if game.logging:
+            game.log(f"{player.label()}的勢力改為{KINGDOM_ZH.get(kingdom, kingdom)}")
 
     def set_hero(self, player: Player, hero: HeroCard) -> None:
         """The player's hero card is replaced: name, gender, kingdom and skills (hp stays)."""
+        game = self.game
         old = player.label()
-        self.game.mode.text_sets_kingdom(self.game, player)
+        game.mode.text_sets_kingdom(game, player)
         player.name, player.gender, player.kingdom = hero.name, hero.gender, hero.kingdom
         player.skills = tuple(hero.skills)
-        if self.game.logging:
-            self.game.log(f"{old}的武將牌變為{hero.name}")
+        if game.logging:
+            game.log(f"{old}的武將牌變為{hero.name}")
         self.skills.changed_skills()

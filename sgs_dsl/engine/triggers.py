@@ -63,27 +63,29 @@ class Triggers:
 
 
     def listeners(self) -> dict[str, list[tuple[Player, Skill, TriggerDef]]]:
-        if self.game._listeners is None:
+        game = self.game
+        if game._listeners is None:
             table: dict[str, list[tuple[Player, Skill, TriggerDef]]] = {}
-            for p in self.game.players:
+            for p in game.players:
                 if not p.alive:
                     continue
                 for skill in self.skills.skills_of(p, suppressed=True):
                     for window, triggers in skill.triggers.items():
                         for t in triggers:
                             table.setdefault(window, []).append((p, skill, t))
-            self.game._listeners = table
-        return self.game._listeners
+            game._listeners = table
+        return game._listeners
 
     def open_window(self, window: str, variables: dict[str, Any],
                     extra: list[tuple[Player, Skill, TriggerDef]] | None = None) -> None:
         """Poll every trigger on `window`: players from the current one in seat order; for
         one player, hero skills before equipment, in the order the player chooses, each once.
         `extra`: triggers of a player the listeners leave out (the dead, at their death)."""
-        self.game.windows_opened += 1
-        if self.game.tracing:
-            self.game.trace(f"  〔時機〕{window_label(window, variables)}")
-        entries = (self.game._listeners if self.game._listeners is not None else self.listeners()).get(window)
+        game = self.game
+        game.windows_opened += 1
+        if game.tracing:
+            game.trace(f"  〔時機〕{window_label(window, variables)}")
+        entries = (game._listeners if game._listeners is not None else self.listeners()).get(window)
         if extra:
             entries = (entries or []) + extra
         if not entries:
@@ -91,9 +93,9 @@ class Triggers:
         if len(entries) == 1:  # one listener: no seats to order
             self._fire_own(entries, variables, window)
             return
-        n = len(self.game.players)
-        place = self.game.place_of
-        start = place[self.game.current.seat]
+        n = len(game.players)
+        place = game.place_of
+        start = place[game.current.seat]
         by_seat: dict[int, list[tuple[Player, Skill, TriggerDef]]] = {}
         for entry in entries:
             by_seat.setdefault(entry[0].seat, []).append(entry)
@@ -103,13 +105,15 @@ class Triggers:
     def skip_window(self, window: str) -> bool:
         """True when opening `window` would poll no one and trace nothing (most windows of most
         games): it is counted as opened, and the caller need not build its payload."""
-        if self.game.tracing or window in (self.game._listeners if self.game._listeners is not None else self.listeners()):
+        game = self.game
+        if game.tracing or window in (game._listeners if game._listeners is not None else self.listeners()):
             return False
-        self.game.windows_opened += 1
+        game.windows_opened += 1
         return True
 
     def _fire_own(self, entries: list[tuple[Player, Skill, TriggerDef]], variables: dict[str, Any],
                   window: str, leaving: bool = False) -> None:
+        game = self.game
         remaining = list(entries)
         while remaining:
             if window in TARGET_WINDOWS and variables["target"] not in variables["use"].targets:
@@ -118,25 +122,25 @@ class Triggers:
             if not ready:
                 return
             first_class = [r for r in ready if bool(r[0][1].slot) == bool(ready[0][0][1].slot)]
-            if self.game.mode.locked_first and any("locked" in r[0][1].tags for r in first_class) and not any(
-                    self.game.mode.hidden(r[0][0], r[0][1]) for r in first_class):
+            if game.mode.locked_first and any("locked" in r[0][1].tags for r in first_class) and not any(
+                    game.mode.hidden(r[0][0], r[0][1]) for r in first_class):
                 # locked skills first, except while generals are still to be shown: the player
                 # then orders the skills as they choose which general to show first (Q&A 7)
                 first_class = [r for r in first_class if "locked" in r[0][1].tags]
             if len(first_class) > 1:
                 options = [Option(f"【{r[0][1].name}】", r) for r in first_class]
-                chosen = self.game.ask(first_class[0][0][0], "order", "選擇先結算的技能", options,
+                chosen = game.ask(first_class[0][0][0], "order", "選擇先結算的技能", options,
                                   window_label(window, variables)).value
             else:
                 chosen = first_class[0]
             (p, skill, trig), ctx = chosen
             remaining.remove(chosen[0])
-            waiting = self.game.mode.hides_skills and self.game.mode.hidden(p, skill)  # a locked one too (Q&A 7)
-            if (trig.optional or waiting) and not self.game.confirm(p, "是否發動？", INVOKE, NOT_INVOKE, skill.name):
-                self.game.log_skill(p, skill, f"{p.label()}不發動【{skill.name}】")
+            waiting = game.mode.hides_skills and game.mode.hidden(p, skill)  # a locked one too (Q&A 7)
+            if (trig.optional or waiting) and not game.confirm(p, "是否發動？", INVOKE, NOT_INVOKE, skill.name):
+                game.log_skill(p, skill, f"{p.label()}不發動【{skill.name}】")
                 continue
             if waiting:
-                self.game.mode.on_invoke(self.game, p, skill)  # a face-down general is shown, then the skill acts
+                game.mode.on_invoke(game, p, skill)  # a face-down general is shown, then the skill acts
             self._fire(p, skill, trig, ctx, self._times(trig, variables))
 
     @staticmethod
@@ -151,10 +155,11 @@ class Triggers:
         return 1
 
     def _fire(self, p: Player, skill: Skill, trig: TriggerDef, ctx: Ctx, times: int) -> None:
-        budget = self.game.budget
+        game = self.game
+        budget = game.budget
         self.state.spend(p, skill)  # limited and wake skills fire once a game
         for i in range(times):
-            if i and (not p.alive or (trig.optional and not self.game.confirm(
+            if i and (not p.alive or (trig.optional and not game.confirm(
                     p, "是否再次發動？", INVOKE, NOT_INVOKE, skill.name))):
                 break
             if trig.each_card:  # each firing hears one card of the move
@@ -165,10 +170,10 @@ class Triggers:
                 budget.ran_out(trig.span)
             self._log_firing(p, skill, trig)
             if skill.rule or not trig.helper:  # a helper carries out an earlier invocation: not counted again
-                self.game.fired[skill.name] = self.game.fired.get(skill.name, 0) + 1
+                game.fired[skill.name] = game.fired.get(skill.name, 0) + 1
                 if skill.slot and self.filters.treated_as(p, skill):  # and the skill that gives the equipment acts
                     for name in self.filters.equipment_givers(p, skill):
-                        self.game.fired[name] = self.game.fired.get(name, 0) + 1
+                        game.fired[name] = game.fired.get(name, 0) + 1
             outer, budget.firing = budget.firing, trig
             try:
                 self.hp.run_block(trig.body, ctx, skill.name)
@@ -176,26 +181,28 @@ class Triggers:
                 budget.firing = outer
 
     def _log_firing(self, p: Player, skill: Skill, trig: TriggerDef) -> None:
+        game = self.game
         if not skill.rule:
-            self.game.log_skill(p, skill, f"{p.label()}的【{skill.name}】生效" if trig.helper else f"{p.label()}發動【{skill.name}】")
+            game.log_skill(p, skill, f"{p.label()}的【{skill.name}】生效" if trig.helper else f"{p.label()}發動【{skill.name}】")
             return
         # a card's rule is not a skill anyone invokes: it takes effect, once on a use of a
         # card however many windows of that use it acts in (酒: the 殺's use and its damage)
-        use = self.game.use_stack[-1] if self.game.use_stack else None
+        use = game.use_stack[-1] if game.use_stack else None
         ruled = use.ruled if use is not None else set()
         if (skill.name, p.seat) not in ruled:
             ruled.add((skill.name, p.seat))
-            if self.game.logging:
-                self.game.log(f"【{skill.name}】對{p.label()}生效")
+            if game.logging:
+                game.log(f"【{skill.name}】對{p.label()}生效")
 
     def _ready(self, entry: tuple[Player, Skill, TriggerDef], variables: dict[str, Any],
                leaving: bool = False) -> Ctx | None:
         """The context to fire a trigger in, or None when it cannot fire now."""
+        game = self.game
         p, skill, trig = entry
         for concern in trig.guard:  # who or what the window is about, first (compiler.guards)
             if not concern.holds(variables, p):
                 return None
-        if not p.alive and p is not self.game.departed:  # the dead act at their death
+        if not p.alive and p is not game.departed:  # the dead act at their death
             return None
         if p.spent and skill.name in p.spent:  # a spent limited or wake skill
             return None
@@ -211,10 +218,10 @@ class Triggers:
             return None
         if skill.slot == "armor" and self.skills.armor_ignored(p):
             return None
-        hidden = self.game.mode.hides_skills and self.game.mode.hidden(p, skill)
+        hidden = game.mode.hides_skills and game.mode.hidden(p, skill)
         if hidden and trig.helper:
             return None  # a face-down general's skill acts only when invoked, which shows it
-        ctx = Ctx(self.game, {"you": p, **variables})
+        ctx = Ctx(game, {"you": p, **variables})
         if trig.cond is not None and not trig.cond(ctx):
             return None
         if hidden and not self.skills.credited(lambda: self.prohibits.may_reveal(p)):

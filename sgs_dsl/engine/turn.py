@@ -91,23 +91,24 @@ class Turn:
         ends with a turn happens here, in this order: the round (a regular turn whose seat is
         at or before the last regular one's), a skipped turn (skip_turn), the turn's history,
         the windows, turning face up, the phases."""
-        self.game.extra_phases.clear()  # phases granted in a turn that ended early are lost with it
+        game = self.game
+        game.extra_phases.clear()  # phases granted in a turn that ended early are lost with it
         if not extra:
             self._maybe_new_round(player)
-        self.game.current = player
-        self.game.turns += 1
-        if self.game.logging:
-            self.game.log(f"—— 第{self.game.turns}回合：{player.label()} ——")
+        game.current = player
+        game.turns += 1
+        if game.logging:
+            game.log(f"—— 第{game.turns}回合：{player.label()} ——")
         if start is None and self.extra_turns.turn_skipped(player):  # skip_turn: the turn counts, nothing is played
             return
-        self.game.turn_log.append(player)
-        if self.game.history.on:  # some text queries what happened this turn
-            self.game.history.start("turn", len(self.game.damage_log))
+        game.turn_log.append(player)
+        if game.history.on:  # some text queries what happened this turn
+            game.history.start("turn", len(game.damage_log))
         turn = Phase("turn", player)
         player.turn_cards = []
         if start is None:
             player.skipped = set()
-        self.game.budget.new_action()  # the turn's opening windows
+        game.budget.new_action()  # the turn's opening windows
         try:
             if start is None:
                 self.triggers.open_window("turn_before", {"turn": turn})
@@ -115,74 +116,77 @@ class Turn:
                     return
                 self.triggers.open_window("turn_start", {"turn": turn})
             for phase in PHASES[PHASES.index(start or PHASES[0]):]:
-                if self.game.on_free_time is not None:  # between phases nothing is resolving
-                    self.game.on_free_time()
+                if game.on_free_time is not None:  # between phases nothing is resolving
+                    game.on_free_time()
                 if not player.alive:
                     break
                 if phase in player.skipped:
-                    self.game.log(f"{player.label()}跳過{PHASE_ZH[phase]}階段")
-                    self.game.skipped_log.append((player, phase))
+                    game.log(f"{player.label()}跳過{PHASE_ZH[phase]}階段")
+                    game.skipped_log.append((player, phase))
                     continue
                 self.run_phase(player, phase)
-            self.game.budget.new_action()
+            game.budget.new_action()
             self.triggers.open_window("turn_end", {"turn": turn})
         except TurnEnded:
             pass
         finally:
             self.choices.clear_marks("turn")
-            if self.game.processing:
-                self.zones.to_discard(list(self.game.processing))
-            self.game.use_stack.clear()
+            if game.processing:
+                self.zones.to_discard(list(game.processing))
+            game.use_stack.clear()
 
     def _maybe_new_round(self, player: Player) -> None:
         """A round (輪) starts with the first regular turn, and with each one whose seat is at
         or before the previous regular turn's (the seat order wrapped round): what lasts a
         round ends, and the history starts a new round."""
-        last, self.game.last_regular_seat = self.game.last_regular_seat, player.seat
+        game = self.game
+        last, game.last_regular_seat = game.last_regular_seat, player.seat
         if last is not None and player.seat > last:
             return
         self.choices.clear_marks("round")
-        if self.game.history.on:
-            self.game.history.start_round(len(self.game.damage_log))
+        if game.history.on:
+            game.history.start_round(len(game.damage_log))
 
     def run_phase(self, player: Player, phase: str) -> None:
         """A phase, then the extra phases granted during it, first granted first."""
+        game = self.game
         self._one_phase(player, phase, extra=False)
         for _ in range(MAX_EXTRA_PHASES):
-            if not self.game.extra_phases:
+            if not game.extra_phases:
                 return
-            owner, granted = self.game.extra_phases.pop(0)
+            owner, granted = game.extra_phases.pop(0)
             if owner.alive:
-                self.game.log(f"{owner.label()}執行額外的{PHASE_ZH[granted]}階段")
+                game.log(f"{owner.label()}執行額外的{PHASE_ZH[granted]}階段")
                 self._one_phase(owner, granted, extra=True)
-        raise RulesError(f"runaway text: more than {MAX_EXTRA_PHASES} extra phases in a row", self.game.granted_by)
+        raise RulesError(f"runaway text: more than {MAX_EXTRA_PHASES} extra phases in a row", game.granted_by)
 
     def _one_phase(self, player: Player, phase: str, extra: bool) -> None:
         """階段開始前 (only when someone listens), then the phase's windows and body. A skip of
         the regular phase does not reach an extra one, nor a skip of an extra one the regular."""
+        game = self.game
         held = extra and phase in player.skipped
         if held:
             player.skipped.discard(phase)
         info = Phase(phase, player)
-        outer, self.game.phase_now = self.game.phase_now, phase
+        outer, game.phase_now = game.phase_now, phase
         try:
-            if "phase_before" in (self.game._listeners if self.game._listeners is not None else self.triggers.listeners()):
-                self.game.budget.new_action()
+            if "phase_before" in (game._listeners if game._listeners is not None else self.triggers.listeners()):
+                game.budget.new_action()
                 self.triggers.open_window("phase_before", {"phase": info})
                 if phase in player.skipped:
-                    self.game.log(f"{player.label()}跳過{PHASE_ZH[phase]}階段")
-                    self.game.skipped_log.append((player, phase))
+                    game.log(f"{player.label()}跳過{PHASE_ZH[phase]}階段")
+                    game.skipped_log.append((player, phase))
                     return
-            self.game.phase_log.append((player, phase))
+            game.phase_log.append((player, phase))
             player.play_ended = False
-            if self.game.history.on:
-                self.game.history.start("phase", len(self.game.damage_log))
-            self.game.budget.new_action()
-            self.game.mode.phase_starting(self.game, player, phase)  # 國戰: generals shown as the turn starts
+            if game.history.on:
+                game.history.start("phase", len(game.damage_log))
+            game.budget.new_action()
+            game.mode.phase_starting(game, player, phase)  # 國戰: generals shown as the turn starts
             if not self.triggers.skip_window("phase_start"):
                 self.triggers.open_window("phase_start", {"phase": info})
             if phase in player.skipped:
-                self.game.skipped_log.append((player, phase))  # skipped as it started
+                game.skipped_log.append((player, phase))  # skipped as it started
                 return
             try:
                 self.bodies[phase](player, info)
@@ -191,7 +195,7 @@ class Turn:
             finally:
                 self.choices.clear_marks("phase")
         finally:
-            self.game.phase_now = outer
+            game.phase_now = outer
             if extra:
                 (player.skipped.add if held else player.skipped.discard)(phase)
 
@@ -218,19 +222,20 @@ class Turn:
         return card.label() if kind is None or kind is card.kind else UsedCard.virtual(kind, (card,)).label()
 
     def resolve_delayed(self, player: Player, card: Card) -> None:
+        game = self.game
         kind = self.judged_kind(card)
         used = UsedCard.of(card) if kind is card.kind else UsedCard.virtual(kind, (card,))
-        if self.game.logging:
-            self.game.log(f"{player.label()}判定區的{self.face(card)}開始判定")
+        if game.logging:
+            game.log(f"{player.label()}判定區的{self.face(card)}開始判定")
         self.zones.place(card, "processing")
         use = Use(used, player, [player], "delayed")
-        self.game.use_stack.append(use)
-        previous, self.game.judged_player = self.game.judged_player, player
+        game.use_stack.append(use)
+        previous, game.judged_player = game.judged_player, player
         try:
             self.using.resolve_for_target(use, player, {"use": use, "card": use.card, "user": player})
         finally:
-            self.game.judged_player = previous
-            self.game.use_stack.pop()
+            game.judged_player = previous
+            game.use_stack.pop()
             self.using.discard_leftovers(use)
 
     def _phase_draw(self, player: Player, info: Phase) -> None:
@@ -240,17 +245,18 @@ class Turn:
             self.zones.draw(player, info.count)
 
     def _phase_play(self, player: Player, info: Phase) -> None:
+        game = self.game
         player.used = {}
         for _ in range(MAX_ACTIONS_PER_PHASE):
             if not player.alive or "play" in player.skipped or player.play_ended:  # end_play
                 return
-            if self.game.on_free_time is not None:  # between actions nothing is resolving
-                self.game.on_free_time()
+            if game.on_free_time is not None:  # between actions nothing is resolving
+                game.on_free_time()
             candidates, legal = self.play_candidates(player)
-            choice = self.game.ask(player, "play", "選擇要使用的牌", candidates, "出牌階段", legal=legal).value
+            choice = game.ask(player, "play", "選擇要使用的牌", candidates, "出牌階段", legal=legal).value
             if choice is None:
                 return
-            self.game.budget.new_action()  # each free-time choice is an action of its own
+            game.budget.new_action()  # each free-time choice is an action of its own
             self.play_action(player, *choice)
         raise RulesError(f"more than {MAX_ACTIONS_PER_PHASE} actions in one play phase")
 
@@ -264,6 +270,7 @@ class Turn:
         legal by construction (recasts, active skills, actions others' skills give, the mode's,
         conversions to recast, ending the phase), and each card or conversion that may be
         played, which `legal` accepts only if it can be played now."""
+        game = self.game
         options = [Option(f"重鑄{c.label()}", ("recast", c)) for c in player.hand if c.kind.recast]
         for skill in self.skills.offered_skills(player):
             for act in skill.actives:
@@ -271,10 +278,10 @@ class Turn:
                     continue
                 if player.spent and skill.name in player.spent:  # a spent limited skill
                     continue
-                if act.cond is None or act.cond(Ctx(self.game, {"you": player})):
+                if act.cond is None or act.cond(Ctx(game, {"you": player})):
                     options.append(Option(f"發動【{skill.name}】", ("active", (skill, act))))
         options += self.attached.attached_options(player)  # actions other players' skills give
-        options += self.game.mode.play_options(self.game, player)
+        options += game.mode.play_options(game, player)
         options += self.recast_options(player)
         options += [Option(label, (kind, subcards)) for label, kind, subcards in self.using.castable(player, "play")]
         options.append(Option(END_PLAY, None))
@@ -294,9 +301,10 @@ class Turn:
         return options, legal
 
     def play_action(self, player: Player, kind: Any, subcards: Any) -> None:
+        game = self.game
         if kind == "recast":  # 重鑄: into the discard pile, then draw; not a use
-            if self.game.logging:
-                self.game.log(f"{player.label()}重鑄{subcards.label()}")
+            if game.logging:
+                game.log(f"{player.label()}重鑄{subcards.label()}")
             self.recast(player, [subcards], subcards.kind.recast)
             return
         if kind == "recast_as":  # a conversion's cards recast as the card they count as
@@ -306,21 +314,21 @@ class Turn:
             self.attached.run_attached(player, subcards)
             return
         if kind == "mode":  # an action of the mode's own (國戰: show a general)
-            self.game.mode.play_action(self.game, player, subcards)
+            game.mode.play_action(game, player, subcards)
             return
         if kind == "active":
             skill, act = subcards
             player.used[ACTIVE_KEY + skill.name] = player.used.get(ACTIVE_KEY + skill.name, 0) + 1
-            if self.game.mode.hides_skills:
-                self.game.mode.on_invoke(self.game, player, skill)
+            if game.mode.hides_skills:
+                game.mode.on_invoke(game, player, skill)
             self.state.spend(player, skill)
-            self.game.log_skill(player, skill, f"{player.label()}發動【{skill.name}】")
-            self.game.fired[skill.name] = self.game.fired.get(skill.name, 0) + 1
-            outer, self.game.budget.firing = self.game.budget.firing, act  # the text running, to name if it runs away
+            game.log_skill(player, skill, f"{player.label()}發動【{skill.name}】")
+            game.fired[skill.name] = game.fired.get(skill.name, 0) + 1
+            outer, game.budget.firing = game.budget.firing, act  # the text running, to name if it runs away
             try:
-                self.hp.run_block(act.body, Ctx(self.game, {"you": player}), skill.name)
+                self.hp.run_block(act.body, Ctx(game, {"you": player}), skill.name)
             finally:
-                self.game.budget.firing = outer
+                game.budget.firing = outer
             return
         card = self.using.produce(player, kind, subcards)
         mode = use_mode(kind, "play")
@@ -345,11 +353,12 @@ class Turn:
         return options
 
     def recast_as(self, player: Player, va: ViewAsDef) -> None:
-        kind = self.game.kind_named(va.kind_name)
+        game = self.game
+        kind = game.kind_named(va.kind_name)
         cards = self.using.pick_for(player, va, f"選擇當【{kind.name}】重鑄的牌")
         self.using.invoked(player, va.skill)
-        if self.game.logging:
-            self.game.log_skill(player, va.skill, f"{player.label()}發動【{va.skill}】，將{'、'.join(c.label() for c in cards)}當【{kind.name}】重鑄")
+        if game.logging:
+            game.log_skill(player, va.skill, f"{player.label()}發動【{va.skill}】，將{'、'.join(c.label() for c in cards)}當【{kind.name}】重鑄")
         self.recast(player, cards, kind.recast)
 
     def recast(self, player: Player, cards: list[Card], draw: int) -> None:

@@ -167,16 +167,17 @@ class Using:
         """The cards a conversion may count as in `context`, as far as the game decides it: its
         names as this game plays them, a declared one only from the deck, each with a use in the
         context (unless played out). Fixed for a game, so worked out once per conversion."""
+        game = self.game
         key = (id(va), context)
-        known = self.game._va_kinds.get(key)
+        known = game._va_kinds.get(key)
         if known is not None and known[0] is va:  # (held, so its id cannot be another's)
             return known[1]
-        kinds = [self.game.kind_named(name) for name in va.kind_names]  # one, or each name declarable
+        kinds = [game.kind_named(name) for name in va.kind_names]  # one, or each name declarable
         if va.declared:  # a name is declared from the cards this game is played with
             kinds = [k for k in kinds if k in self.skills.deck_kinds()]
         if not playing_out:
             kinds = [k for k in kinds if use_mode(k, context) is not None]
-        self.game._va_kinds[key] = (va, kinds)
+        game._va_kinds[key] = (va, kinds)
         return kinds
 
     def usable_kinds(self, context: str) -> frozenset[CardKind]:
@@ -247,12 +248,13 @@ class Using:
 
     def invoked(self, p: Player, skill_name: str) -> None:
         """A conversion of a skill is invoked: counted, and (國戰) its face-down general shown."""
-        self.game.fired[skill_name] = self.game.fired.get(skill_name, 0) + 1
+        game = self.game
+        game.fired[skill_name] = game.fired.get(skill_name, 0) + 1
         p.used[CONVERT_KEY + skill_name] = p.used.get(CONVERT_KEY + skill_name, 0) + 1  # times_used()
-        if self.game.mode.hides_skills:
+        if game.mode.hides_skills:
             skill = next((s for s in self.skills.skills_of(p) if s.name == skill_name), None)
             if skill is not None:
-                self.game.mode.on_invoke(self.game, p, skill)
+                game.mode.on_invoke(game, p, skill)
 
     def times_used(self, p: Player, skill_name: str) -> int:
         """How often p has used the skill (its actions and conversions) in p's play phase now."""
@@ -360,11 +362,12 @@ class Using:
         return alike
 
     def _judged_alike(self, p: Player) -> bool:
+        game = self.game
         binding = self.prohibits.forbid_binding()
         if p.seat in self.filters.filter_table() or ("use", p.seat) in binding or any(
-                ("target", t.seat) in binding for t in self.game.players):
+                ("target", t.seat) in binding for t in game.players):
             return False
-        index = self.game._modifier_seats if self.game._modifier_seats is not None else self.skills._index_modifiers()
+        index = game._modifier_seats if game._modifier_seats is not None else self.skills._index_modifiers()
         return not any(p.seat in index.get(name, ()) for name in ALIKE_MODIFIERS)
 
     def can_play(self, p: Player, kind: CardKind, card: UsedCard, ignore_limit: bool = False) -> bool:
@@ -402,6 +405,7 @@ class Using:
 
     def _pick_targets(self, user: Player, kind: CardKind, card: UsedCard, rule: TargetRule,
                       forced: Player | None) -> list[Player] | None:
+        game = self.game
         if rule.kind in ("all", "all_others"):
             return self.legal_targets(user, rule, card)
         if forced is not None:
@@ -412,27 +416,27 @@ class Using:
         if rule.kind == "self":
             return [user]
         asker = card.label()  # a card's use asks for its targets
-        chosen = [self.game.ask(user, "target", "選擇目標", [Option(p.label(), p) for p in candidates], asker).value]
+        chosen = [game.ask(user, "target", "選擇目標", [Option(p.label(), p) for p in candidates], asker).value]
         free = max(0, self.skills.extra_targets(user, card) + kind.targets - 1)
         conditioned, skills = self.where_slots(user, card)
         slots = [None] * free + conditioned
         hidden = self.hidden_slots(user, card)  # 國戰: a face-down general's extra targets, on offer
         while len(chosen) - 1 < len(slots) + sum(len(h) for _, h in hidden):
             offered = slots + [s for _, h in hidden for s in h]
-            rest = [p for p in candidates if p not in chosen and fills(offered, [*chosen[1:], p], user, card, self.game)]
+            rest = [p for p in candidates if p not in chosen and fills(offered, [*chosen[1:], p], user, card, game)]
             if not rest:
                 break
             options = [Option(p.label(), p) for p in rest] + [Option(DONE, None)]
-            pick = self.game.ask(user, "target", "選擇額外的目標", options, asker).value
+            pick = game.ask(user, "target", "選擇額外的目標", options, asker).value
             if pick is None:
                 break
             chosen.append(pick)
-            while hidden and not fills(slots, chosen[1:], user, card, self.game):
+            while hidden and not fills(slots, chosen[1:], user, card, game):
                 # the picks need a face-down skill: the first whose slots make them fit (else the
                 # first in order, and on) has its general shown, and acts
-                i = next((i for i, (_, more) in enumerate(hidden) if fills(slots + more, chosen[1:], user, card, self.game)), 0)
+                i = next((i for i, (_, more) in enumerate(hidden) if fills(slots + more, chosen[1:], user, card, game)), 0)
                 skill, more = hidden.pop(i)
-                self.game.mode.on_invoke(self.game, user, skill)
+                game.mode.on_invoke(game, user, skill)
                 slots = slots + more
                 skills = [*skills, skill.name]
             if len(chosen) - 1 > free:  # a conditioned slot is taken: its skill shaped the use
@@ -482,15 +486,17 @@ class Using:
                  counterable: bool = True) -> Use:
         """The whole process of using a card (使用), per DESIGN.md "Timing". `extra`: the
         players its `choose` clauses picked, by name."""
-        self.game.cards_used += 1
-        self.game.budget.enter(card.kind.span)  # a runaway chain of uses names the card's text
+        game = self.game
+        game.cards_used += 1
+        game.budget.enter(card.kind.span)  # a runaway chain of uses names the card's text
         try:
             return self._use(user, card, targets, context, responded, extra or {}, counterable)
         finally:
-            self.game.budget.depth -= CALL_LEVELS
+            game.budget.depth -= CALL_LEVELS
 
     def _use(self, user: Player, card: UsedCard, targets: list[Player], context: str, responded: Use | None,
              extra: dict[str, Any], counterable: bool) -> Use:
+        game = self.game
         if card.face_down:  # others may question it before it is used (質疑)
             revealed = self.questioning.question(user, card, targets)
             if revealed is None:
@@ -499,17 +505,17 @@ class Using:
         kind: CardKind = card.kind
         use = Use(card, user, list(targets), context, responded, uncounterable=not counterable)
         use.vars.update(extra)
-        if self.game.logging:
+        if game.logging:
             to_whom = "、".join(t.label() for t in self.in_resolve_order(targets))
             titles = {var: title for var, _, title in kind.choose}
             named = "".join(f"，{titles.get(var, var)}：{p.label()}" for var, p in extra.items() if isinstance(p, Player))
-            self.game.log(f"{user.label()}使用{card.label()}" + (f"，目標：{to_whom}" if to_whom else "") + named)
+            game.log(f"{user.label()}使用{card.label()}" + (f"，目標：{to_whom}" if to_whom else "") + named)
         if context == "play":
             user.used[kind.rule_name] = user.used.get(kind.rule_name, 0) + 1
             if kind.limit is not None and user.used[kind.rule_name] > kind.limit:
                 for m in self.skills.modifiers(user, "limit"):
                     if m.matches is None or m.matches(card):
-                        self.game.fired[m.skill] = self.game.fired.get(m.skill, 0) + 1
+                        game.fired[m.skill] = game.fired.get(m.skill, 0) + 1
         user.turn_cards.append(kind.rule_name)
         if kind.is_equip:
             self.equip(user, card)
@@ -517,12 +523,12 @@ class Using:
         if kind.type == "delayed":
             self._lay_delayed(use)
             return use
-        self.zones.to_processing([c for c in card.subcards if c not in self.game.processing], "use")
-        self.game.use_stack.append(use)
+        self.zones.to_processing([c for c in card.subcards if c not in game.processing], "use")
+        game.use_stack.append(use)
         try:
             self._resolve_use(use)
         finally:
-            self.game.use_stack.pop()
+            game.use_stack.pop()
             self.discard_leftovers(use)
         return use
 
@@ -539,16 +545,17 @@ class Using:
         use and target windows open as for any card (timing.md "Using a card"). Left without a
         target it goes to the discard pile (seed 001 Q&A 4); moved to another target, it moves
         to that player's judge area."""
+        game = self.game
         kind, target = use.card.kind, use.targets[0]
         for c in use.card.subcards:
             self.zones.place(c, "judge", target, reason="use")
             if c.kind is not kind:  # a converted card lies there as the trick it was used as
-                self.game.judge_as[c.uid] = kind
-        self.game.use_stack.append(use)
+                game.judge_as[c.uid] = kind
+        game.use_stack.append(use)
         try:
             self._target_windows(use, self._use_vars(use))
         finally:
-            self.game.use_stack.pop()
+            game.use_stack.pop()
             self.discard_leftovers(use)  # cards text revealed in those windows (its own lie in the judge area)
         lying = [c for c in use.card.subcards if self.zones.zone_of(c) == ("judge", target)]
         if lying and not use.targets:
@@ -562,8 +569,9 @@ class Using:
         return {"use": use, "card": use.card, "user": use.user, "responded": use.responded}
 
     def _target_windows(self, use: Use, base: dict[str, Any]) -> None:
-        if not self.game.tracing and TARGETING.isdisjoint(self.game._listeners if self.game._listeners is not None else self.triggers.listeners()):
-            self.game.windows_opened += 1 + 4 * len(use.targets)  # none of them heard: each counted as opened
+        game = self.game
+        if not game.tracing and TARGETING.isdisjoint(game._listeners if game._listeners is not None else self.triggers.listeners()):
+            game.windows_opened += 1 + 4 * len(use.targets)  # none of them heard: each counted as opened
             return
         if not self.triggers.skip_window("using"):
             self.triggers.open_window("using", {**base, "target": None})
@@ -600,19 +608,21 @@ class Using:
     def in_resolve_order(self, targets: list[Player]) -> list[Player]:
         """Targets in the order they resolve: in seat order from the current player (a player
         chosen twice resolves twice)."""
-        n, place = len(self.game.players), self.game.place_of
-        start = place[self.game.current.seat]
+        game = self.game
+        n, place = len(game.players), game.place_of
+        start = place[game.current.seat]
         return sorted(targets, key=lambda p: (place[p.seat] - start) % n)
 
     def resolve_for_target(self, use: Use, target: Player | None, base: dict[str, Any]) -> None:
+        game = self.game
         kind = use.card.kind
         use.current = target
         key = use.key(target)
         variables = {**base, "target": target, "responded": use.responded}
-        ctx = Ctx(self.game, variables)
+        ctx = Ctx(game, variables)
         self.triggers.open_window("effect_start", variables)
         if key in use.invalid:
-            self.game.log(f"{use.card.label()}{on_whom(use, target)}無效")
+            game.log(f"{use.card.label()}{on_whom(use, target)}無效")
             return
         # 生效前: its triggers, then the responses (the card's `respond` block, then the
         # cards that counter it, polled in seat order)
@@ -623,7 +633,7 @@ class Using:
         if key not in use.cancelled:
             self.poll_counters(use)
         if key in use.cancelled:
-            self.game.log(f"{use.card.label()}{on_whom(use, target)}的效果被抵消")
+            game.log(f"{use.card.label()}{on_whom(use, target)}的效果被抵消")
             self.triggers.open_window("cancelled", variables)
             if key in use.cancelled:
                 nullified = kind.blocks.get("nullified")
@@ -691,50 +701,53 @@ class Using:
         return may_counter
 
     def equip(self, user: Player, card: UsedCard) -> None:
+        game = self.game
         real = card.subcards[0]
         slot = real.kind.type
         old = user.equips.get(slot)
         if old is not None:
-            self.game.log(f"{old.label()}被替換，置入棄牌堆")
+            game.log(f"{old.label()}被替換，置入棄牌堆")
             self.zones.to_discard([old])
         self.zones.place(real, "equip", user, reason="use")  # the move tells the tables of skills (changed_skills)
-        if self.game.logging:
-            self.game.log(f"{user.label()}裝備{real.label()}（{SLOT_ZH[slot]}）")
+        if game.logging:
+            game.log(f"{user.label()}裝備{real.label()}（{SLOT_ZH[slot]}）")
 
     def pass_on(self, card: Card) -> None:
         """A delayed trick moves to the next player who can take it (閃電's rule, as text)."""
+        game = self.game
         zone, owner = self.zones.zone_of(card)
-        holder = owner if owner is not None else self.game.judged_player
+        holder = owner if owner is not None else game.judged_player
         if holder is None:
             raise RulesError(f"pass_on: {card.label()} is in no one's judge area and no one is being judged")
         p = holder
-        for _ in range(len(self.game.players)):
+        for _ in range(len(game.players)):
             p = self.seats.next_alive(p)
             if p is holder:
                 break
             if not any(self.turn.judged_kind(c) is self.turn.judged_kind(card) for c in p.judge) and not self.prohibits.forbidden(
                     p, "target", UsedCard.of(card), holder):  # nor one it may not target
                 self.zones.place(card, "judge", p)
-                if self.game.logging:
-                    self.game.log(f"{self.turn.face(card)}移至{p.label()}的判定區")
+                if game.logging:
+                    game.log(f"{self.turn.face(card)}移至{p.label()}的判定區")
                 return
         if zone != "judge":
             self.zones.place(card, "judge", holder)
-            if self.game.logging:
-                self.game.log(f"{self.turn.face(card)}留在{holder.label()}的判定區")
+            if game.logging:
+                game.log(f"{self.turn.face(card)}留在{holder.label()}的判定區")
 
     # ------------------------------------------------------------ asking for a card
     def ask_for(self, player: Player, kind_name: str, pattern: Pattern | None, mode: str,
                 on: Player | None = None) -> bool:
         """Ask `player` to use (mode "use") or play out (mode "play") a card matching pattern.
         Skills on the `asked` window may provide the card first (八卦陣-like effects)."""
+        game = self.game
         if not player.alive:
             return False
-        kind = self.game.kind_named(kind_name)
+        kind = game.kind_named(kind_name)
         asked = Asked(player, UsedCard.virtual(kind), pattern, mode)
-        responded = self.game.use_stack[-1] if self.game.use_stack else None
+        responded = game.use_stack[-1] if game.use_stack else None
         if on is None and responded is not None and player.seat in responded.no_response:
-            self.game.log(f"{player.label()}不能響應{responded.card.label()}")
+            game.log(f"{player.label()}不能響應{responded.card.label()}")
             return False
         if on is None:
             self.triggers.open_window("asked", {"asked": asked, "use": responded, "target": player})
@@ -750,7 +763,7 @@ class Using:
             return False
         options.append(Option("不" + ("使用" if mode == "use" else "打出"), None))
         verb = "使用" if mode == "use" else "打出"
-        choice = self.game.ask(player, "respond", f"是否{verb}【{kind.name}】？", options).value
+        choice = game.ask(player, "respond", f"是否{verb}【{kind.name}】？", options).value
         if choice is None:
             return False
         k, subcards = choice
@@ -765,6 +778,7 @@ class Using:
 
     def _answer(self, player: Player, card: UsedCard, mode: str, responded: Use | None,
                 on: Player | None) -> bool:
+        game = self.game
         if mode == "play":
             if card.face_down:
                 shown = self.questioning.question(player, card, verb="play")
@@ -772,11 +786,11 @@ class Using:
                     return False
                 card = shown
             player.turn_cards.append(card.kind.rule_name)
-            if self.game.logging:
-                self.game.log(f"{player.label()}打出{card.label()}")
-            self.zones.to_processing([c for c in card.subcards if c not in self.game.processing], "play")
+            if game.logging:
+                game.log(f"{player.label()}打出{card.label()}")
+            self.zones.to_processing([c for c in card.subcards if c not in game.processing], "play")
             self.triggers.open_window("played", {"card": card, "user": player, "responded": responded})
-            leftovers = [c for c in card.subcards if c in self.game.processing]
+            leftovers = [c for c in card.subcards if c in game.processing]
             self.zones.to_discard(leftovers)
             return True
         if on is not None:
@@ -787,11 +801,12 @@ class Using:
     def provide_card(self, provider: Player, kind_name: str, pattern: Pattern | None, beneficiary: Player) -> UsedCard | None:
         """The provider plays out (打出) a matching card on the beneficiary's behalf; the real
         card stays in the processing area, for the beneficiary to use or play (None: refused)."""
+        game = self.game
         if not provider.alive:
             return None
-        kind = self.game.kind_named(kind_name)
+        kind = game.kind_named(kind_name)
         asked = Asked(provider, UsedCard.virtual(kind), pattern, "play")
-        self.triggers.open_window("asked", {"asked": asked, "use": self.game.use_stack[-1] if self.game.use_stack else None,
+        self.triggers.open_window("asked", {"asked": asked, "use": game.use_stack[-1] if game.use_stack else None,
                                    "target": provider})
         if asked.provided is not None:  # the provider's own skills gave it (八卦陣)
             return asked.provided
@@ -800,7 +815,7 @@ class Using:
         if not options:
             return None
         options.append(Option("不打出", None))
-        choice = self.game.ask(provider, "respond", f"是否為{beneficiary.label()}打出【{kind_name}】？", options,
+        choice = game.ask(provider, "respond", f"是否為{beneficiary.label()}打出【{kind_name}】？", options,
                           for_seat=beneficiary.seat).value
         if choice is None:
             return None
@@ -812,12 +827,12 @@ class Using:
                 return None
             card = shown
         provider.turn_cards.append(card.kind.rule_name)
-        if self.game.logging:
-            self.game.log(f"{provider.label()}打出{card.label()}")
+        if game.logging:
+            game.log(f"{provider.label()}打出{card.label()}")
         self.zones.to_processing(card.subcards, "play")
         self.triggers.open_window("played", {"card": card, "user": provider,
-                                    "responded": self.game.use_stack[-1] if self.game.use_stack else None})
-        return card if all(c in self.game.processing for c in card.subcards) else None
+                                    "responded": game.use_stack[-1] if game.use_stack else None})
+        return card if all(c in game.processing for c in card.subcards) else None
 
 
 def on_whom(use: Use, target: Player | None) -> str:

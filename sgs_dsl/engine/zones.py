@@ -60,9 +60,10 @@ class Zones:
 
     # ------------------------------------------------------------ zones and moves
     def zone_of(self, card: Card) -> tuple[str, Player | None]:
-        if card in self.game.processing:  # asked first: a used card's next move, and the area is small
+        game = self.game
+        if card in game.processing:  # asked first: a used card's next move, and the area is small
             return "processing", None
-        for p in self.game.players:  # (`in` compares cards by identity: a Card is equal only to itself)
+        for p in game.players:  # (`in` compares cards by identity: a Card is equal only to itself)
             if card in p.hand:
                 return "hand", p
             if card in p.judge:
@@ -73,23 +74,24 @@ class Zones:
                 for name, pile in p.piles.items():
                     if card in pile:
                         return PILE + name, p
-        if card in self.game.discard_pile:
+        if card in game.discard_pile:
             return "discard", None
-        if card in self.game.deck:
+        if card in game.deck:
             return "deck", None
         return "nowhere", None
 
     def take_out(self, card: Card) -> tuple[str, Player | None]:
         """Remove a card from wherever it is; return where it was."""
-        self.game.table_version += 1
+        game = self.game
+        game.table_version += 1
         zone, owner = self.zone_of(card)
         if owner is None:  # a zone of no one's
             if zone == "processing":
-                self.game.processing.remove(card)
+                game.processing.remove(card)
             elif zone == "discard":
-                self.game.discard_pile.remove(card)
+                game.discard_pile.remove(card)
             elif zone == "deck":
-                self.game.deck.remove(card)
+                game.deck.remove(card)
         elif zone == "hand":
             owner.hand.remove(card)
         elif zone == "judge":
@@ -110,16 +112,17 @@ class Zones:
         self.moves.move_cards([card], zone, owner, reason, [source] if source is not None else None)
 
     def _place(self, card: Card, zone: str, owner: Player | None) -> None:
-        self.game.table_version += 1
-        if self.game.judge_as and zone not in ("judge", "processing"):
-            self.game.judge_as.pop(card.uid, None)
+        game = self.game
+        game.table_version += 1
+        if game.judge_as and zone not in ("judge", "processing"):
+            game.judge_as.pop(card.uid, None)
         if zone == "processing":
-            self.game.processing.append(card)
+            game.processing.append(card)
         elif zone == "discard":
-            self.game.discard_pile.append(card)
+            game.discard_pile.append(card)
         elif zone in ("deck_top", "deck_bottom"):
-            self.game.deck.insert(len(self.game.deck) if zone == "deck_top" else 0, card)  # the top is the end
-            self.game.returned_to_deck += 1
+            game.deck.insert(len(game.deck) if zone == "deck_top" else 0, card)  # the top is the end
+            game.returned_to_deck += 1
         elif owner is None:  # the other zones are a player's
             raise RulesError(f"no zone '{zone}' of no player")
         elif zone == "hand":
@@ -145,18 +148,19 @@ class Zones:
         self.moves.move_cards(list(cards), "processing", None, reason)
 
     def draw_top(self) -> Card:
-        self.game.table_version += 1
-        if not self.game.deck:
-            if not self.game.discard_pile:
+        game = self.game
+        game.table_version += 1
+        if not game.deck:
+            if not game.discard_pile:
                 raise GameOver("draw", "牌堆與棄牌堆皆無牌，平局")
-            if self.game.tracing:
-                self.game.trace(f"  〔移動〕棄牌堆的{len(self.game.discard_pile)}張牌 → 牌堆（洗混）")
-            self.game.deck = self.game.discard_pile
-            self.game.discard_pile = []
-            self.game.rng.shuffle(self.game.deck)
-            if self.game.logging:
-                self.game.log(f"棄牌堆洗混成為新的牌堆（{len(self.game.deck)}張）")
-        return self.game.deck.pop()
+            if game.tracing:
+                game.trace(f"  〔移動〕棄牌堆的{len(game.discard_pile)}張牌 → 牌堆（洗混）")
+            game.deck = game.discard_pile
+            game.discard_pile = []
+            game.rng.shuffle(game.deck)
+            if game.logging:
+                game.log(f"棄牌堆洗混成為新的牌堆（{len(game.deck)}張）")
+        return game.deck.pop()
 
     def deck_cards(self, n: int) -> list[Card]:
         """n cards off the deck top, the first the top one. When the deck and the discard pile
@@ -174,15 +178,16 @@ class Zones:
     def draw(self, player: Player, n: int) -> list[Card]:
         """The player draws n cards from the deck top as one move; then 摸牌後 (`drawn`), opened
         only when a living player's skill listens to it (`sgs windows` says so)."""
+        game = self.game
         if not player.alive:  # text that killed its own player goes on: the dead draw nothing
             return []
         cards = self.deck_cards(n)
         if not cards:
             return cards
         self.moves.move_cards(cards, "hand", player, "draw", [FROM_DECK] * len(cards))
-        if self.game.logging:
-            self.game.log(f"{player.label()}摸{len(cards)}張牌")
-        if (self.game._listeners if self.game._listeners is not None else self.triggers.listeners()).get("drawn"):
+        if game.logging:
+            game.log(f"{player.label()}摸{len(cards)}張牌")
+        if (game._listeners if game._listeners is not None else self.triggers.listeners()).get("drawn"):
             self.triggers.open_window("drawn", {"move": Move(player, "deck", cards[0], cards)})
         return cards
 
@@ -232,6 +237,7 @@ class Zones:
                       keep: str = "", asker: str | None = None, spare: list[Card] | None = None) -> bool:
         """`player` discards n of their own cards from `zone`, never one of `spare`; False if
         they cannot or decline. The text running asks, or `asker` (the discard phase)."""
+        game = self.game
         pool = self.zone_cards(player, zone)
         if spare:
             pool = [c for c in pool if c not in spare]
@@ -247,14 +253,14 @@ class Zones:
             n = len(pool)
             if n == 0:
                 return False
-        if optional and not self.game.confirm(player, f"是否棄置{n}張牌？", f"棄置{n}張牌", f"不棄置{n}張牌", asker):
+        if optional and not game.confirm(player, f"是否棄置{n}張牌？", f"棄置{n}張牌", f"不棄置{n}張牌", asker):
             return False
         chosen: list[Card] = []
         for _ in range(n):
             options = [Option(c.label(), c) for c in pool if c not in chosen]
-            chosen.append(self.game.ask(player, "discard", f"棄置一張牌（{len(chosen) + 1}/{n}）", options, asker).value)
-        if self.game.logging:
-            self.game.log(f"{player.label()}棄置" + "、".join(c.label() for c in chosen))
+            chosen.append(game.ask(player, "discard", f"棄置一張牌（{len(chosen) + 1}/{n}）", options, asker).value)
+        if game.logging:
+            game.log(f"{player.label()}棄置" + "、".join(c.label() for c in chosen))
         self.to_discard(chosen, "discard")
         return True
 
@@ -268,18 +274,19 @@ class Zones:
         self.to_discard([card], "discard")
 
     def gain(self, player: Player, card: Card | None) -> None:
+        game = self.game
         if card is None:
             return
         zone, owner = self.zone_of(card)
         shown = self.turn.face(card) if zone != "hand" else "一張手牌"
         source = f"{owner.label()}的" if owner else ""
         if zone == "deck":  # face down: only the taker reads which card
-            self.game.log_hidden(f"{player.label()}獲得{shown}", f"{player.label()}獲得一張牌", frozenset({player.seat}))
+            game.log_hidden(f"{player.label()}獲得{shown}", f"{player.label()}獲得一張牌", frozenset({player.seat}))
         elif zone != "hand" and owner is not None and self.moves.face_down(zone):  # a private pile: the taker and its owner read it
-            self.game.log_hidden(f"{player.label()}獲得{source}{shown}", f"{player.label()}獲得{source}一張牌",
+            game.log_hidden(f"{player.label()}獲得{source}{shown}", f"{player.label()}獲得{source}一張牌",
                             frozenset({player.seat, owner.seat}))
         else:
-            self.game.log(f"{player.label()}獲得{source}{shown}")
+            game.log(f"{player.label()}獲得{source}{shown}")
         self.to_hand(player, [card])
 
     def show_cards(self, cards: list[Card | UsedCard]) -> None:
@@ -308,12 +315,13 @@ class Zones:
         there, once the block of text ends, go back: cards revealed (亮出) to the discard pile
         (when the use they belong to ends, if the text runs in one: its other blocks act on
         them too), cards only looked at (觀看) onto the deck top, in their order."""
-        if self.game.use_stack and not looked:
-            self.game.use_stack[-1].revealed.extend(cards)
+        game = self.game
+        if game.use_stack and not looked:
+            game.use_stack[-1].revealed.extend(cards)
             return
 
         def put_back() -> None:
-            left = [c for c in cards if c in self.game.processing]
+            left = [c for c in cards if c in game.processing]
             if left and looked:
                 self.moves.move_cards(left[::-1], "deck_top", None, "put")  # the first looked at on top
             elif left:
