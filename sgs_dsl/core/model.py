@@ -13,7 +13,9 @@ from .defs import CardKind, Skill
 from .native import mypyc_attr
 
 # Classes here are `attr.s(auto_attribs=True)`, not slotted `attrs.define`/`attrs.frozen`: the form
-# mypyc compiles (docs/performance.md, "The compiled build"); Card is frozen with an __init__ of its own.
+# mypyc compiles (docs/performance.md, "The compiled build"). Card is frozen with an __init__ of its
+# own; so are the records made many times a turn (a card as used, a use, a phase, a damage, ...):
+# attrs' generated __init__ is Python even in the compiled build, where a hand-written one is native.
 
 SUIT_ZH = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
 RANK_FACE = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -69,7 +71,7 @@ class Card:
         return self.text
 
 
-@attr.s(auto_attribs=True, eq=False, order=False)
+@attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class UsedCard:
     """The card as used or played: a real card, or a virtual one made of zero or more real cards."""
 
@@ -81,6 +83,17 @@ class UsedCard:
     nature: str = "normal"
     filtered: bool = False  # one real card read through its holder's filters
     face_down: bool = False  # used face down as the card declared: no suit or colour shows (質疑)
+
+    def __init__(self, kind: CardKind, suit: str | None, color: str | None, rank: int, subcards: tuple[Card, ...],
+                 nature: str = "normal", filtered: bool = False, face_down: bool = False) -> None:
+        self.kind = kind
+        self.suit = suit
+        self.color = color
+        self.rank = rank
+        self.subcards = subcards
+        self.nature = nature
+        self.filtered = filtered
+        self.face_down = face_down
 
     @property
     def name(self) -> str:
@@ -167,7 +180,7 @@ class Player:
         return cached[1]
 
 
-@attr.s(auto_attribs=True, eq=False, order=False)
+@attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Use:
     """One use of a card, from declaration to the end of its resolution."""
 
@@ -190,11 +203,32 @@ class Use:
     revealed: list[Card] = attr.ib(factory=list)  # cards text revealed during it, discarded at its end
     ruled: set[tuple[str, int]] = attr.ib(factory=set)  # card rules that took effect on it, with their seat
 
+    def __init__(self, card: UsedCard, user: Player, targets: list[Player], context: str,
+                 responded: Use | None = None, current: Player | None = None, damage_bonus: int = 0,
+                 void: bool = False, uncounterable: bool = False) -> None:
+        self.card = card
+        self.user = user
+        self.targets = targets
+        self.context = context
+        self.responded = responded
+        self.current = current
+        self.cancelled = set()
+        self.invalid = set()
+        self.armor_off = set()
+        self.need = {}
+        self.no_response = set()
+        self.damage_bonus = damage_bonus
+        self.vars = {}
+        self.void = void
+        self.uncounterable = uncounterable
+        self.revealed = []
+        self.ruled = set()
+
     def key(self, target: Player | None) -> int:
         return -1 if target is None else target.seat
 
 
-@attr.s(auto_attribs=True, eq=False, order=False)
+@attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Damage:
     source: Player | None
     target: Player
@@ -206,11 +240,27 @@ class Damage:
     use: Use | None = None  # the use whose card dealt it
     vars: dict[str, Any] = attr.ib(factory=dict)  # values set on the damage
 
+    def __init__(self, source: Player | None, target: Player, amount: int, nature: str, card: UsedCard | None,
+                 chained: bool = False, prevented: bool = False, use: Use | None = None) -> None:
+        self.source = source
+        self.target = target
+        self.amount = amount
+        self.nature = nature
+        self.card = card
+        self.chained = chained
+        self.prevented = prevented
+        self.use = use
+        self.vars = {}
 
-@attr.s(auto_attribs=True, eq=False, order=False)
+
+@attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Judge:
     player: Player
     card: Card | UsedCard  # a UsedCard: the judged player's filters read it (engine.filters)
+
+    def __init__(self, player: Player, card: Card | UsedCard) -> None:
+        self.player = player
+        self.card = card
 
     @property
     def suit(self) -> str | None:
@@ -221,7 +271,7 @@ class Judge:
         return self.card.rank
 
 
-@attr.s(auto_attribs=True, eq=False, order=False)
+@attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Asked:
     player: Player
     card: UsedCard  # a virtual card of the kind asked for, so patterns can test it
@@ -229,14 +279,25 @@ class Asked:
     mode: str  # "use" or "play"
     provided: UsedCard | None = None
 
+    def __init__(self, player: Player, card: UsedCard, pattern: Any, mode: str, provided: UsedCard | None = None) -> None:
+        self.player = player
+        self.card = card
+        self.pattern = pattern
+        self.mode = mode
+        self.provided = provided
 
-@attr.s(auto_attribs=True, eq=False, order=False)
+
+@attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Dying:
     player: Player
     damage: Damage | None
 
+    def __init__(self, player: Player, damage: Damage | None) -> None:
+        self.player = player
+        self.damage = damage
 
-@attr.s(auto_attribs=True, eq=False, order=False)
+
+@attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Recover:
     player: Player
     amount: int
@@ -244,8 +305,16 @@ class Recover:
     prevented: bool = False
     card: UsedCard | None = None
 
+    def __init__(self, player: Player, amount: int, source: Player | None, prevented: bool = False,
+                 card: UsedCard | None = None) -> None:
+        self.player = player
+        self.amount = amount
+        self.source = source
+        self.prevented = prevented
+        self.card = card
 
-@attr.s(auto_attribs=True, eq=False, order=False)
+
+@attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Move:
     """Cards leaving a player's hand or equipment (連營, 梟姬-like skills listen)."""
 
@@ -255,12 +324,25 @@ class Move:
     cards: list[Card] = attr.ib(factory=list)  # every card this move took from `zone`
     reason: str = "put"  # why they moved (vocab.REASONS): "discard" for cards 棄置
 
+    def __init__(self, player: Player, zone: str, card: Card, cards: list[Card] | None = None,
+                 reason: str = "put") -> None:
+        self.player = player
+        self.zone = zone
+        self.card = card
+        self.cards = [] if cards is None else cards
+        self.reason = reason
 
-@attr.s(auto_attribs=True, eq=False, order=False)
+
+@attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Phase:
     name: str
     player: Player
     count: int = 0
+
+    def __init__(self, name: str, player: Player, count: int = 0) -> None:
+        self.name = name
+        self.player = player
+        self.count = count
 
 
 class GameOver(Exception):
