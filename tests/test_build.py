@@ -1,16 +1,20 @@
 """The build in use, pure Python or compiled with mypyc (docs/performance.md, "The compiled
 build"), and what holds in both: the faces and definitions that cannot be written, the card
 kind whose `uses` setter forgets what was worked out from them, a process's subclass whose
-overrides the engine calls, an engine that needs no mypy_extensions.
+overrides the engine calls, an engine that needs no mypy_extensions; and the build hook: the
+one list of compiled modules, and a plain install that asks for no compiler.
 
 .ci/run sets SGS_EXPECT_COMPILED=1 where it installed the compiled build: there the core
 modules must be C extensions; everywhere else, Python source."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
+import types
+from pathlib import Path
 
 import attr
 import pytest
@@ -24,6 +28,11 @@ from sgs_dsl.engine import kernel
 from sgs_dsl.engine.parts import Parts
 from sgs_dsl.engine.zones import Zones
 from sgs_dsl.game import play_game
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: mypy's own dependency
+    import tomli as tomllib
 
 
 @pytest.fixture(scope="module")
@@ -104,3 +113,51 @@ def test_the_engine_needs_no_mypy_extensions(library, tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == [sgs_dsl.build(), str(len(play_game(library, "standard", 5, 3, log=True).log))]
+
+
+# ------------------------------------------------------------ the build hook
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture()
+def hook_module(monkeypatch):
+    """hatch_build.py as the build backend loads it, with hatchling's hook base class stood in
+    for (hatchling lives in the build's own environment, not in the test requirements)."""
+    base = types.ModuleType("hatchling.builders.hooks.plugin.interface")
+    base.BuildHookInterface = type("BuildHookInterface", (), {})
+    for name in ("hatchling", "hatchling.builders", "hatchling.builders.hooks", "hatchling.builders.hooks.plugin"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.setitem(sys.modules, base.__name__, base)
+    spec = importlib.util.spec_from_file_location("hatch_build", ROOT / "hatch_build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_build_compiles_the_list_that_compiled_checks_and_mypy_types(hook_module):
+    paths = hook_module.compiled_modules(ROOT)
+    assert paths == [name.replace(".", "/") + ".py" for name in sgs_dsl.COMPILED_MODULES]
+    checked = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]["files"]
+    for path in paths:
+        assert (ROOT / path).is_file(), path
+        assert not path.endswith("__init__.py"), path  # a compiled package finds none of its modules
+        assert any(path == entry or path.startswith(entry.rstrip("/") + "/") for entry in checked), path
+    # the two modules kept Python: the pure build's stand-in for mypy_extensions, and the
+    # parts that travel to Ray's workers
+    assert "sgs_dsl/core/native.py" not in paths and "sgs_dsl/engine/parts.py" not in paths
+
+
+def test_without_sgs_compile_the_hook_asks_for_and_does_nothing(hook_module, monkeypatch):
+    """The README's plain install: no build requirements, and the wheel stays pure Python
+    (no C compiler is run, no extension is added)."""
+    monkeypatch.delenv("SGS_COMPILE", raising=False)
+    hook = hook_module.CompiledBuildHook()
+    hook.target_name, hook.root = "wheel", str(ROOT)
+    assert hook.dependencies() == []
+    build_data = {"force_include": {}}
+    hook.initialize("standard", build_data)
+    assert build_data == {"force_include": {}}
+    monkeypatch.setenv("SGS_COMPILE", "0")
+    assert hook.dependencies() == []
+    monkeypatch.setenv("SGS_COMPILE", "1")
+    assert any(req.startswith("mypy") for req in hook.dependencies())
