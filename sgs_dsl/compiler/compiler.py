@@ -1139,6 +1139,8 @@ def _guarded(impl: Callable[..., Any], arg_fns: tuple[Fn, ...], kw_items: tuple[
             budget.too_deep(where)
         budget.depth += levels
         try:
+            if not keys:  # most calls name no argument: no slice, no dict of keywords
+                return impl(ctx, *values)
             return impl(ctx, *values[:npos], **dict(zip(keys, values[npos:], strict=True)))
         except RecursionError:  # a last resort: the levels keep Python's stack far from full
             raise RulesError(STACK_FULL, where) from None

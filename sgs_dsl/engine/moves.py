@@ -68,10 +68,13 @@ class Moves:
             zone, owner = "discard", None
         if sources is None:
             sources = [self.zones.take_out(c) for c in cards]
-        for card, src in zip(cards, sources, strict=True):
+        elif len(sources) != len(cards):
+            raise ValueError(f"{len(cards)} cards moved from {len(sources)} places")
+        # by index, not zip(strict=True): compiled, a zip with a keyword is a generic call
+        for i, card in enumerate(cards):
             self.zones._place(card, zone, owner)
             if game.tracing:
-                game.trace(f"  〔移動〕{card.label()}：{where(*src)} → {where(zone, owner)}")
+                game.trace(f"  〔移動〕{card.label()}：{where(*sources[i])} → {where(zone, owner)}")
         if game.history.on:
             game.history.record(cards, sources, zone, owner, reason)
         for lost_from, _ in sources:
@@ -110,7 +113,8 @@ class Moves:
         game = self.game
         groups: dict[tuple[int, str], list[Card]] = {}
         for cards, sources, zone, owner in legs:
-            for card, (lost_from, loser) in zip(cards, sources, strict=True):
+            for i, card in enumerate(cards):  # the sources are as many (move_cards, swap_hands)
+                lost_from, loser = sources[i]
                 if loser is not None and lost_from in ("hand", "equip") and loser.alive and not (
                         loser is owner and zone == lost_from):
                     groups.setdefault((loser.seat, lost_from), []).append(card)
