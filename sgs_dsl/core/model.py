@@ -14,8 +14,9 @@ from .native import mypyc_attr
 
 # Classes here are `attr.s(auto_attribs=True)`, not slotted `attrs.define`/`attrs.frozen`: the form
 # mypyc compiles (docs/performance.md, "The compiled build"). Card is frozen with an __init__ of its
-# own; so are the records made dozens of times a turn (a card as used, a use, a phase): attrs'
-# generated __init__ is Python even in the compiled build, where a hand-written one is native.
+# own; so are the records made twenty times a game or more (a phase, a card as used, a use, a
+# question of a card, a move, a damage): attrs' generated __init__ is Python even in the
+# compiled build, where a hand-written one is native.
 
 SUIT_ZH = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
 RANK_FACE = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -228,7 +229,7 @@ class Use:
         return -1 if target is None else target.seat
 
 
-@attr.s(auto_attribs=True, eq=False, order=False)
+@attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Damage:
     source: Player | None
     target: Player
@@ -239,6 +240,18 @@ class Damage:
     prevented: bool = False
     use: Use | None = None  # the use whose card dealt it
     vars: dict[str, Any] = attr.ib(factory=dict)  # values set on the damage
+
+    def __init__(self, source: Player | None, target: Player, amount: int, nature: str, card: UsedCard | None,
+                 chained: bool = False, prevented: bool = False, use: Use | None = None) -> None:
+        self.source = source
+        self.target = target
+        self.amount = amount
+        self.nature = nature
+        self.card = card
+        self.chained = chained
+        self.prevented = prevented
+        self.use = use
+        self.vars = {}
 
 
 @attr.s(auto_attribs=True, eq=False, order=False)
@@ -255,13 +268,20 @@ class Judge:
         return self.card.rank
 
 
-@attr.s(auto_attribs=True, eq=False, order=False)
+@attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Asked:
     player: Player
     card: UsedCard  # a virtual card of the kind asked for, so patterns can test it
     pattern: Any
     mode: str  # "use" or "play"
     provided: UsedCard | None = None
+
+    def __init__(self, player: Player, card: UsedCard, pattern: Any, mode: str, provided: UsedCard | None = None) -> None:
+        self.player = player
+        self.card = card
+        self.pattern = pattern
+        self.mode = mode
+        self.provided = provided
 
 
 @attr.s(auto_attribs=True, eq=False, order=False)
@@ -279,7 +299,7 @@ class Recover:
     card: UsedCard | None = None
 
 
-@attr.s(auto_attribs=True, eq=False, order=False)
+@attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Move:
     """Cards leaving a player's hand or equipment (連營, 梟姬-like skills listen)."""
 
@@ -288,6 +308,14 @@ class Move:
     card: Card  # the first card lost (the only one, for most moves)
     cards: list[Card] = attr.ib(factory=list)  # every card this move took from `zone`
     reason: str = "put"  # why they moved (vocab.REASONS): "discard" for cards 棄置
+
+    def __init__(self, player: Player, zone: str, card: Card, cards: list[Card] | None = None,
+                 reason: str = "put") -> None:
+        self.player = player
+        self.zone = zone
+        self.card = card
+        self.cards = [] if cards is None else cards
+        self.reason = reason
 
 
 @attr.s(auto_attribs=True, eq=False, order=False, init=False)
