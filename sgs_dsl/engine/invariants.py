@@ -104,12 +104,16 @@ class Invariants:
         self.deck = deck  # the deck list object: draw_top replaces it when it reshuffles the discard pile
         self.deck_ref = deck_ref  # the deck at the last full check (or the reshuffle): its first `deck_ref_len` cards
         self.deck_ref_len = deck_ref_len
+        # the cards of `deck_ref[:deck_ref_len]` as a set if they are distinct and all the game's,
+        # else None: while the deck has only been drawn from, it is the deck's cards
+        self.deck_ref_set = self._known_set(deck_ref[:deck_ref_len])
         self.deck_size = deck_size  # the deck's size at the last free time
         self.living = living
         # the table's version (`Game.table_version`) and the shared zones' sizes at the last look
         self.seen: tuple[int, int, int, int] | None = None
         self.seats_version = -1  # `Game.seats_version` when the mode's own state was last checked
         self.living_at_mode_check = -1  # and the living players then
+        self.victory_seen = (-1, -1)  # the living players and `Game.seats_version` at the last victory check
         self.waived: frozenset[str] = frozenset()  # problems the table was set up with (rulings only)
 
     @classmethod
@@ -147,14 +151,14 @@ class Invariants:
                 suspect = True
         if living != self.living:  # only a death (or a revival) changes what the mode decides
             self.living = living
-            suspect = suspect or bool(victory_problems(g))
+            suspect = suspect or bool(self._victory_problems(living))
         if g.seats_version != self.seats_version or living != self.living_at_mode_check:
             self.seats_version, self.living_at_mode_check = g.seats_version, living
             suspect = suspect or bool(g.mode.invariant_problems(g))
         if suspect or count != len(self.cards):
             self.check(free_time=True)
         elif g.deck is not self.deck or returned:  # reshuffled, or cards put back, since the last look
-            self.deck, self.deck_ref, self.deck_ref_len = g.deck, list(g.deck), len(g.deck)
+            self._new_deck_ref()
         g.returned_to_deck = 0
         self.deck_size = len(g.deck)
 
@@ -168,39 +172,76 @@ class Invariants:
         """Everything wrong now; at a free time the game must go on; `ended`: the game just
         ended so, and the table must show that end."""
         g = self.game
-        problems = [] if self._cards_fine() else _card_problems(g, len(self.cards), self._known())
-        problems += _player_problems(g) + self._deck_problems() + g.mode.invariant_problems(g)
+        drawn_only = self._drawn_only()
+        if drawn_only:  # the reference shrinks to the deck
+            if self.deck_ref_set is not None:
+                self.deck_ref_set.difference_update(self.deck_ref[len(g.deck):self.deck_ref_len])
+            self.deck_ref_len = len(g.deck)
+        problems = [] if self._cards_fine(drawn_only) else _card_problems(g, len(self.cards), self._known())
+        problems += _player_problems(g) + self._deck_problems(drawn_only) + g.mode.invariant_problems(g)
         if free_time and g.processing:
             problems.append(f"{len(g.processing)} card(s) left in the processing area at a free time: "
                             + ", ".join(c.label() for c in g.processing))
         if free_time:
-            problems += victory_problems(g)
+            problems += self._victory_problems(sum(p.alive for p in g.players))
         if ended is not None:
             problems += outcome_problems(g, ended)
-        if g.deck is self.deck and self.deck_ref_len >= len(g.deck) and g.deck == self.deck_ref[:len(g.deck)]:
-            self.deck_ref_len = len(g.deck)  # only drawn from since: the reference is a prefix of the last
-        else:
-            self.deck_ref, self.deck_ref_len = list(g.deck), len(g.deck)
-        self.deck, self.deck_size = g.deck, len(g.deck)
+        if not drawn_only:
+            self._new_deck_ref()
+        self.deck_size = len(g.deck)
         g.returned_to_deck = 0
         return [p for p in problems if p not in self.waived]
 
-    def _cards_fine(self) -> bool:
-        """Every card of the game on the table once: set operations only."""
+    def _drawn_only(self) -> bool:
+        """The deck is the reference's list object and a prefix of it: only drawn from since."""
         g = self.game
-        seen = set(g.deck)
-        seen.update(g.discard_pile, g.processing)
-        count = len(g.deck) + len(g.discard_pile) + len(g.processing)
+        n = len(g.deck)
+        return g.deck is self.deck and n <= self.deck_ref_len and g.deck == self.deck_ref[:n]
+
+    def _new_deck_ref(self) -> None:
+        """The deck as it is now is the reference (after a reshuffle or cards put back)."""
+        g = self.game
+        self.deck, self.deck_ref, self.deck_ref_len = g.deck, list(g.deck), len(g.deck)
+        self.deck_ref_set = self._known_set(g.deck)
+
+    def _known_set(self, cards: list[Card]) -> set[Card] | None:
+        """The cards as a set if each is there once and all are the game's, else None."""
+        out = set(cards)
+        return out if len(out) == len(cards) and out <= self.cards else None
+
+    def _victory_problems(self, living: int) -> list[str]:
+        """victory_problems, asked again only when a death or a change of seats may have changed
+        what the mode decides (as the free-time test's own look does)."""
+        key = (living, self.game.seats_version)
+        if key == self.victory_seen:
+            return []
+        problems = victory_problems(self.game)
+        if not problems:  # a problem is named again at every check until the table changes
+            self.victory_seen = key
+        return problems
+
+    def _cards_fine(self, drawn_only: bool) -> bool:
+        """Every card of the game on the table once: set operations only. While the deck has
+        only been drawn from, its cards are the reference's (`deck_ref_set`: distinct, the
+        game's), and only the cards elsewhere are looked at one by one."""
+        g = self.game
+        others = set(g.discard_pile)
+        others.update(g.processing)
+        count = len(g.discard_pile) + len(g.processing)
         for p in g.players:
-            seen.update(p.hand, p.judge, p.equips.values())
+            others.update(p.hand, p.judge, p.equips.values())
             count += len(p.hand) + len(p.judge) + len(p.equips)
             for pile in p.piles.values():
-                seen.update(pile)
+                others.update(pile)
                 count += len(pile)
-        # as many cards as the game's, and the same set: so each of them once
-        return count == len(self.cards) and seen == self.cards
+        deck = self.deck_ref_set if drawn_only else None
+        if deck is None:  # as many cards as the game's, and the same set: so each of them once
+            return count + len(g.deck) == len(self.cards) and others.union(g.deck) == self.cards
+        # the others distinct, the game's, none in the deck, and with the deck as many as the game's
+        return (count + len(deck) == len(self.cards) and len(others) == count and others.isdisjoint(deck)
+                and others <= self.cards)
 
-    def _deck_problems(self) -> list[str]:
+    def _deck_problems(self, drawn_only: bool) -> list[str]:
         g = self.game
         if g.deck is not self.deck:  # reshuffled: the new deck is what the discard pile was
             return []
@@ -208,8 +249,7 @@ class Invariants:
         problems = []
         if len(g.deck) > self.deck_size + returned:
             problems.append(f"the deck grew from {self.deck_size} to {len(g.deck)} cards without a reshuffle")
-        n = len(g.deck)
-        if not returned and not (n <= self.deck_ref_len and g.deck == self.deck_ref[:n]):  # not just drawn from
+        if not returned and not drawn_only:
             known = set(self.deck_ref[:self.deck_ref_len])
             strays = [c.label() for c in g.deck if c not in known]
         else:
