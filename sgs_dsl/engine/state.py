@@ -7,7 +7,6 @@ that never uses these mechanisms pays one empty lookup at the end of a phase or 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.defs import Skill
@@ -23,6 +22,9 @@ if TYPE_CHECKING:
 # what ends with each scope: a turn ends its phases, a round its turns
 _ENDS = {"phase": ("phase",), "turn": ("phase", "turn"), "round": ("phase", "turn", "round"), "game": ()}
 ONCE_TAGS = ("limited", "wake")  # spent for the rest of the game once fired
+# what a scope's end undoes: (FORGET, a memory dict, its key) or (RESTORE_SKILLS, the player, "")
+FORGET, RESTORE_SKILLS = "forget", "restore_skills"
+Undo = tuple[str, Any, str]
 GENDER_ZH = {"male": "男", "female": "女"}
 KINGDOM_ZH = {"wei": "魏", "shu": "蜀", "wu": "吳", "qun": "群", "god": "神"}
 
@@ -49,8 +51,9 @@ class PlayerState:
 
 
     # ------------------------------------------------------------ scopes
-    def until(self, scope: str, undo: Callable[[], None]) -> None:
-        """Run `undo` when `scope` ends (never for "game")."""
+    def until(self, scope: str, undo: Undo) -> None:
+        """Undo `undo` when `scope` ends (never for "game"). An undo is data, not a closure, so
+        that a copy of the game (engine/forking.py) undoes its own state."""
         game = self.game
         if scope == "game":
             return
@@ -63,7 +66,15 @@ class PlayerState:
         if self.game._expiring:
             for scope in _ENDS.get(until, ()):
                 for undo in self.game._expiring.pop(scope, ()):
-                    undo()
+                    self._undo(undo)
+
+    def _undo(self, undo: Undo) -> None:
+        what, holder, key = undo
+        if what == FORGET:  # a remembered value: out of its memory
+            holder.pop(key, None)
+        else:  # RESTORE_SKILLS: one effect of 技能失效 ends on this player
+            holder.skills_off -= 1
+            self.skills.changed_skills()
 
     # ------------------------------------------------------------ max hp
     def change_max_hp(self, player: Player, delta: int) -> None:
@@ -112,7 +123,7 @@ class PlayerState:
         """Keep a value on a player (or on the game, owner None) until `scope` ends."""
         memory = self.memory_of(owner)
         memory[key] = value
-        self.until(scope, lambda: memory.pop(key, None))
+        self.until(scope, (FORGET, memory, key))
 
     def recall(self, owner: Player | None, key: str, default: Any) -> Any:
         memory = owner.memory if owner is not None else self.game._memory
@@ -149,11 +160,7 @@ class PlayerState:
         if self.game.logging:
             self.game.log(f"{player.label()}的武將技能失效")
         self.skills.changed_skills()
-
-        def restore() -> None:
-            player.skills_off -= 1
-            self.skills.changed_skills()
-        self.until(scope, restore)
+        self.until(scope, (RESTORE_SKILLS, player, ""))
 
     def spend(self, player: Player, skill: Skill) -> None:
         """A limited or wake skill that fired is spent for the rest of the game."""
