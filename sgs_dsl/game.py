@@ -13,6 +13,7 @@ import attr
 from .agents.random_agent import RandomAgent
 from .core.model import Card, GameOver, Player, RulesError
 from .engine.decisions import Agent
+from .engine.forking import keep_forward_model, mark_turn_start
 from .engine.invariants import DEFAULT_LEVEL, InvariantBroken, InvariantLevel, Invariants
 from .engine.kernel import Game
 from .engine.parts import DEFAULT_PARTS, Parts
@@ -88,6 +89,8 @@ def setup(library: Library, ruleset: str, players: int, seed: int, agents: list[
     game.log(mode.opening(game))
     for p in seats:
         game.zones.draw(p, mode.starting_hand)
+    if any(getattr(a, "looks_ahead", False) for a in agents):  # it plays forward on copies of the game
+        keep_forward_model(game)
     return game
 
 
@@ -109,11 +112,13 @@ def _mode(game: Game) -> Mode:
     return mode
 
 
-def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, invariants: str = DEFAULT_LEVEL) -> GameResult:
+def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, invariants: str = DEFAULT_LEVEL,
+        resume: Player | None = None) -> GameResult:
     """Turns from the mode's first player, in the mode's order, until the game ends or the turn cap is reached,
     checked at the `invariants` level (`InvariantLevel`): at every free time, after every turn
     and at the end; after every turn and at the end; or not at all. The first violation ends
-    the game and is reported."""
+    the game and is reported. With `resume`, the game has started and played turns (a copy,
+    `Game.fork`): it goes on with `resume`'s turn."""
     checker = _checker(game, InvariantLevel(invariants))
     mode = _mode(game)
     violations: list[str] = []
@@ -121,12 +126,15 @@ def run(game: Game, max_turns: int = DEFAULT_MAX_TURNS, invariants: str = DEFAUL
     winner, reason, capped = "draw", "", False
     ended: GameOver | None = None
     try:
-        game.start.start_game()  # 遊戲開始時: setup is done, no turn has begun
-        player = mode.first_player(game)
+        if resume is None:
+            game.start.start_game()  # 遊戲開始時: setup is done, no turn has begun
+        player = mode.first_player(game) if resume is None else resume
         while True:
             if game.turns >= max_turns:
                 capped, reason = True, f"達到{max_turns}回合上限，平局"
                 break
+            if game.forward_model:  # a player looks ahead: the copy its branches start from
+                mark_turn_start(game, player.seat)
             game.extra_turns.take_turn(player)  # with the extra turns granted in it
             if checker is not None:
                 checker.check(free_time=True)  # between turns: a free time, fully checked

@@ -14,6 +14,7 @@ from ..core.model import (
 )
 from ..core.native import mypyc_attr
 from .decisions import Option
+from .knowledge import note_only, note_seen
 from .using import DONE, use_mode
 from .zones import FROM_DECK
 
@@ -101,6 +102,7 @@ class Choices:
         cards = self.zones.deck_cards(n)
         for card in cards:
             self.zones.place(card, "processing", source=FROM_DECK)
+        note_only(self.game, cards, frozenset({player.seat}))  # taken aside: only the one who looks sees them
         if self.game.logging:
             self.game.log(f"{player.label()}觀看牌堆頂的{len(cards)}張牌")
         self.zones.set_out(cards, looked=True)
@@ -121,6 +123,7 @@ class Choices:
                                 [Option("牌堆頂", "top"), Option("牌堆底", "bottom")]).value
             (top if where_to == "top" else bottom).append(card)
         game.table_version += 1
+        note_seen(game, cards, frozenset({player.seat}))  # the one who arranged them knows their places
         game.deck.extend(reversed(top))
         game.deck[:0] = bottom
         if game.logging:

@@ -33,6 +33,7 @@ from ..core.native import mypyc_attr
 from ..syntax.diagnostics import Span
 from .bound_modifiers import Bound
 from .decisions import Agent, Option, Request, first_legal
+from .forking import fork_game
 from .history import History
 from .parts import DEFAULT_PARTS, Parts
 from .pindian import PointFight
@@ -44,6 +45,7 @@ from .zones import FROM_DECK, where, zone_zh
 
 if TYPE_CHECKING:
     from .interfaces import ModeHooks, Rules
+    from .state import Undo
 
 __all__ = ["ACTIVE_KEY", "END_PLAY", "EQUIP_USE", "FROM_DECK", "MAX_ACTIONS_PER_PHASE", "MAX_DEPTH",
            "Game", "use_mode", "where", "zone_zh"]
@@ -125,12 +127,23 @@ class Game:
         self.phase_now: str | None = None  # the phase being played (current_phase()), None between phases
         self.granted_by: Span | None = None  # the text that granted the last extra turn or phase
         self.hero_pool: tuple[str, ...] = ()  # the ruleset's heroes, when setup dealt them
+        # the answers given since the turn started (their options' labels), when kept, and the
+        # answers to give again before any agent is asked (a copy played forward: forward.py)
+        self.recording: list[tuple[int, str]] | None = None  # (the option's index, its label)
+        self.replay: list[tuple[int, str]] | None = None
+        self.replay_at = 0
+        self.diverged = False  # a replayed answer was not offered: the copy went its own way
+        self.turn_start: Any = None  # forking.Replica: the game as a turn started, when kept
+        self.turn_marks: list[tuple[int, int]] = []  # each turn's player and first answer (forking.py)
+        self.forward_model = False  # keep the turn starts, the answers and what each seat knows (forking.py)
+        # card uid -> the seats that know where it lies face down, when kept (knowledge.py)
+        self.knowledge: dict[int, frozenset[int]] | None = None
         self.judging: tuple[Judge, ...] = ()  # judgements whose card is being read: it is their player's
         self._filter_table: dict[int, list[FilterDef]] | None = None
         self._forbid_table: dict[str, list[Entry]] | None = None
         self._forbid_binding: dict[tuple[str, int], list[Entry]] | None = None  # (kind, seat) -> what binds that seat
         self._attach_live: bool | None = None  # does a living player's skill attach an action? (None: not worked out)
-        self._expiring: dict[str, list[Callable[[], None]]] | None = None  # scope -> what to undo at its end
+        self._expiring: dict[str, list[Undo]] | None = None  # scope -> what to undo at its end (state.py)
         self._memory: dict[str, Any] | None = None  # the game's own remembered values
         # the processes, each in its own module; each names the others it works with (connect)
         self.seats = parts.seats(self)
@@ -194,6 +207,38 @@ class Game:
 
     def ask(self, player: Player, kind: str, prompt: str, options: list[Option], asker: str | None = None,
             for_seat: int | None = None, legal: Callable[[Option], bool] | None = None) -> Option:
+        """One question (`put`); while the game replays recorded answers (a copy played forward
+        from the start of a turn: sgs_dsl/forward.py) the next one answers it, and while it
+        records, the answer is kept."""
+        if self.replay is not None:
+            replayed = self._replayed(options, legal)
+            if replayed is not None:
+                return replayed
+        chosen = self.put(player, kind, prompt, options, asker, for_seat, legal)
+        if self.recording is not None:
+            self.recording.append((next(i for i, o in enumerate(options) if o is chosen), chosen.label))
+        return chosen
+
+    def _replayed(self, options: list[Option], legal: Callable[[Option], bool] | None) -> Option | None:
+        """The recorded answer's option (by its label) if this question offers it and it is legal;
+        else the replay stops here (`diverged`: a world dealt again need not offer it)."""
+        replay = self.replay
+        assert replay is not None
+        if self.replay_at < len(replay):
+            index, label = replay[self.replay_at]
+            at = index if index < len(options) and options[index].label == label else next(
+                (i for i, o in enumerate(options) if o.label == label), -1)
+            if at >= 0 and (legal is None or legal(options[at])):
+                self.replay_at += 1
+                if self.recording is not None:
+                    self.recording.append((at, label))
+                return options[at]
+            self.diverged = True
+        self.replay = None
+        return None
+
+    def put(self, player: Player, kind: str, prompt: str, options: list[Option], asker: str | None = None,
+            for_seat: int | None = None, legal: Callable[[Option], bool] | None = None) -> Option:
         """Put one question to a player's agent; the answer is one of the options. The prompt
         is shown as `ASKER：QUESTION`: `asker` names the rule asking (a phase, a card being
         used); when left out, the skill or card whose text is running asks. `for_seat`: the
@@ -231,6 +276,11 @@ class Game:
 
 
 
+
+    def fork(self, agents: list[Agent] | None = None) -> Game:
+        """A copy of this game between turns that plays on exactly as it would given the same
+        answers (engine/forking.py): its own agents copied, or `agents`."""
+        return fork_game(self, agents)
 
     def kind_named(self, name: str) -> CardKind:
         """The card a text names (a conversion, a virtual use), as this game plays it: the

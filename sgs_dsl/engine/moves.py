@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..core.model import SLOT_ZH, Card, Move, Player, UsedCard
 from ..core.native import mypyc_attr
 from ..core.vocab import PILE, REASONS
+from .knowledge import note_move
 from .zones import where
 
 if TYPE_CHECKING:
@@ -77,6 +78,8 @@ class Moves:
                 game.trace(f"  〔移動〕{card.label()}：{where(*sources[i])} → {where(zone, owner)}")
         if game.history.on:
             game.history.record(cards, sources, zone, owner, reason)
+        if game.knowledge is not None:
+            note_move(game, cards, sources, zone, owner)
         for lost_from, _ in sources:
             if lost_from == "hand" or lost_from == "equip":  # most moves lose nothing: no window
                 self._lost([(cards, sources, zone, owner)], reason)
@@ -103,6 +106,8 @@ class Moves:
                     game.trace(f"  〔移動〕{c.label()}：{where(*s)} → {where('hand', owner)}")
             if game.history.on:
                 game.history.record(cards, sources, "hand", owner, "put")
+            if game.knowledge is not None:
+                note_move(game, cards, sources, "hand", owner)
         if game.logging:
             game.log(f"{a.label()}與{b.label()}交換手牌")
         self._lost(legs)

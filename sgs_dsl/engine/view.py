@@ -3,11 +3,14 @@ Agents are handed this, never the Game itself."""
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 import attr
 
 from ..core.model import Card, Player
+from .forking import branch
+from .knowledge import known_cards
 
 if TYPE_CHECKING:
     from .interfaces import Rules
@@ -174,3 +177,21 @@ class SeatView:
         """Where a card offered to this seat lies: (zone, owner's seat or None)."""
         zone, owner = self._game.zones.zone_of(card)
         return zone, None if owner is None else owner.seat
+
+    # ------------------------------------------------------------ the forward model
+    @property
+    def looks_forward(self) -> bool:
+        """The game keeps what branching needs (engine/forking.py `keep_forward_model`)."""
+        return self._game.forward_model and self._game.turn_start is not None
+
+    def known_cards(self) -> frozenset[int]:
+        """The uids of the cards whose place this seat knows (worked out once per question)."""
+        return known_cards(self._game, self.seat)
+
+    def branch(self, answer: tuple[int, str] | None, rng: random.Random, agents: list[Any],
+               pinned: frozenset[int] | None = None) -> tuple[Game, Player]:
+        """A copy of the game as this seat could believe it to be, from the start of this turn,
+        that replays the answers given since and then `answer` (an option of the question being
+        asked: its index and label), its seats then answered by `agents` (engine/forking.py
+        `branch`): the copy is a world dealt again, never the real game."""
+        return branch(self._game, self.seat, rng, agents, answer, pinned)

@@ -17,6 +17,7 @@ from ..core.model import (
 from ..core.native import mypyc_attr
 from ..core.vocab import PILE
 from .decisions import Option
+from .knowledge import all_seats, note_only, note_seen
 
 if TYPE_CHECKING:
     from .hp import Hp
@@ -158,6 +159,8 @@ class Zones:
             game.deck = game.discard_pile
             game.discard_pile = []
             game.rng.shuffle(game.deck)
+            if game.knowledge is not None:
+                note_only(game, game.deck, frozenset())  # no one knows a shuffled deck's order
             if game.logging:
                 game.log(f"棄牌堆洗混成為新的牌堆（{len(game.deck)}張）")
         return game.deck.pop()
@@ -294,10 +297,14 @@ class Zones:
         where they are)."""
         if self.game.logging and cards:
             self.game.log("展示" + "、".join(c.label() for c in cards))
+        if self.game.knowledge is not None:
+            note_seen(self.game, [c for c in cards if isinstance(c, Card)] + [s for c in cards
+                      if isinstance(c, UsedCard) for s in c.subcards], all_seats(self.game))
 
     def look_at(self, player: Player, cards: list[Card]) -> None:
         """觀看: only the one who looks (and whoever holds the cards) reads which cards they are."""
         seats = frozenset({player.seat} | {h.seat for c in cards if (h := self.zone_of(c)[1]) is not None})
+        note_seen(self.game, cards, seats)
         self.game.log_hidden(f"{player.label()}觀看" + ("、".join(c.label() for c in cards) or "（無牌）"),
                         f"{player.label()}觀看{len(cards)}張牌", seats)
 

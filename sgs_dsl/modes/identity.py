@@ -149,6 +149,14 @@ class IdentityMode(Mode):
         known = player.seat == viewer or player.role == "lord" or not player.alive
         return player.role if known else None
 
+    def determinize(self, game: Game, viewer: int, rng: random.Random) -> None:
+        """The roles `viewer` cannot see are dealt again among the players who hold them."""
+        hidden = [p for p in game.players if self.visible_side(viewer, p) is None]
+        roles = [p.role for p in hidden]
+        rng.shuffle(roles)
+        for p, role in zip(hidden, roles, strict=True):
+            p.role = role
+
 
 def seat_roles(roles: list[str], rng: Dealer, with_heroes: bool, lord_bonus: int) -> list[Player]:
     """A seat per role, in order: without a hero until the heroes are chosen, or (a ruleset

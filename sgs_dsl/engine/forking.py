@@ -1,0 +1,253 @@
+"""A game's state copied, so that a copy plays on exactly as the original would (the forward
+model a player that looks ahead plays on: docs/ai.md, "The forward model").
+
+A copy is taken between turns (`Game.fork`): then nothing is resolving, and the state is data
+(the seats, the cards' places, the logs, the mode's own state, each process's fields), with no
+Python frame in the middle of a rule. What the library defines (cards, card kinds, skills and
+their compiled text, source spans) never changes during a game and is shared, as are strings
+and numbers; every object of a state class (the game, its processes, its mode, the players and
+the records a game keeps, the agents, the random generators) is copied, with the containers
+holding them, keeping shared references shared (two lists holding one player hold one copy of
+it). A function found in the state is refused rather than shared: it could act on the original.
+The compiled build copies its native objects by the names mypyc lists (`__mypyc_attrs__`)."""
+
+from __future__ import annotations
+
+import random
+import types
+from typing import TYPE_CHECKING, Any
+
+import attr
+
+from ..core import model
+from ..core.model import RulesError
+from .history import History
+from .parts import DEFAULT_PARTS
+
+if TYPE_CHECKING:
+    from .kernel import Game
+
+# the records a game keeps (the cards' faces are frozen: `Card` is shared)
+_MODEL = (model.Player, model.UsedCard, model.Use, model.Damage, model.Judge, model.Asked, model.Dying,
+          model.Recover, model.Move, model.Phase, model.Budget, History, random.Random)
+# the classes defined here hold a game's state (a mode's own records, an agent's)
+_STATE_PACKAGES = ("sgs_dsl.engine.", "sgs_dsl.modes.", "sgs_dsl.agents.")
+_ATOMS = (str, int, float, bool, type(None), bytes, type)
+
+
+# the game's tables worked out on demand from the skills and cards in play (each read as "if
+# not worked out, work it out"): a copy starts them afresh rather than copying them; those in
+# _LAZY_DICTS are filled key by key, the others are None until worked out
+_LAZY_DICTS = ("_skills", "_alike", "_converts", "_usable", "_probes", "_va_kinds", "_weapon_ranges")
+_LAZY_TABLES = (*_LAZY_DICTS, "_listeners", "_filter_table", "_forbid_table", "_forbid_binding", "_attach_live",
+                "_rules", "_deck_kinds")
+
+
+class ForkError(RulesError):
+    """The game's state cannot be copied as it stands (a closure in it, a copy mid-turn)."""
+
+
+def _state_classes(game: Game) -> tuple[type, ...]:
+    """The classes whose objects are a game's state: the records, the game's own class, its
+    mode's, each process's (as the game's parts name them), and its agents'."""
+    processes = tuple(v for v in attr.asdict(DEFAULT_PARTS, recurse=False).values() if isinstance(v, type))
+    own = tuple(type(p) for p in _processes(game))
+    return (*_MODEL, type(game), type(game.mode), *processes, *own, *{type(a) for a in game.agents})
+
+
+def _processes(game: Game) -> list[Any]:
+    return [game.seats, game.skills, game.triggers, game.zones, game.moves, game.hp, game.damage_rules, game.using,
+            game.choices, game.labelled, game.questioning, game.filters, game.prohibits, game.attached, game.state,
+            game.fights, game.turn, game.extra_turns, game.start]
+
+
+class _Copier:
+    """One deep copy of a game's state, sharing what the library defines."""
+
+    def __init__(self, state: tuple[type, ...], skip: dict[int, Any]) -> None:
+        self.state = state
+        self.memo: dict[int, Any] = dict(skip)  # id -> its copy (or what to put in its place)
+        self.shared: set[type] = set(_ATOMS)  # the classes whose objects are shared, as found
+
+    def copy(self, x: Any) -> Any:
+        cls = x.__class__
+        if cls in self.shared:
+            return x
+        found = self.memo.get(id(x))
+        if found is not None or id(x) in self.memo:
+            return found
+        shared = self.shared
+        if cls is list:
+            if {v.__class__ for v in x} <= shared:  # cards, names: a shallow copy is a deep one
+                out: Any = x.copy()
+                self.memo[id(x)] = out
+                return out
+            out = []
+            self.memo[id(x)] = out
+            out.extend(self.copy(v) for v in x)
+            return out
+        if cls is dict:
+            if {v.__class__ for v in x.values()} <= shared and {k.__class__ for k in x} <= shared:
+                out = x.copy()
+                self.memo[id(x)] = out
+                return out
+            out = {}
+            self.memo[id(x)] = out
+            for k, v in x.items():
+                out[self.copy(k)] = self.copy(v)
+            return out
+        if cls is set:
+            out = x.copy() if {v.__class__ for v in x} <= shared else {self.copy(v) for v in x}
+            self.memo[id(x)] = out
+            return out
+        if cls is tuple or cls is frozenset:
+            items = [self.copy(v) for v in x]
+            out = x if all(a is b for a, b in zip(items, x, strict=True)) else cls(items)
+            self.memo[id(x)] = out
+            return out
+        if isinstance(x, random.Random):
+            out = cls.__new__(cls)  # (not seeded: its state is set at once)
+            out.setstate(x.getstate())
+            self.memo[id(x)] = out
+            return out
+        if issubclass(cls, self.state) or cls.__module__.startswith(_STATE_PACKAGES):
+            return self._object(x)
+        if isinstance(x, (types.MethodType, types.BuiltinMethodType)) and isinstance(x.__self__, self.state):
+            return getattr(self.copy(x.__self__), x.__name__)
+        if isinstance(x, types.FunctionType) and x.__closure__:
+            raise ForkError(f"the game's state holds a closure ({x.__qualname__}): a copy of it would act on "
+                            "the original game")
+        if not isinstance(x, (types.MethodType, types.BuiltinMethodType, types.FunctionType)):
+            self.shared.add(cls)  # what the library defines (a card, a skill, a span): shared
+        return x
+
+    def _object(self, x: Any) -> Any:
+        cls = x.__class__
+        out = cls.__new__(cls)
+        self.memo[id(x)] = out
+        names = getattr(cls, "__mypyc_attrs__", None)  # a compiled class's attributes
+        if names is not None:
+            for name in names:
+                if name == "__dict__":
+                    continue
+                try:
+                    value = getattr(x, name)
+                except AttributeError:  # never set
+                    continue
+                object.__setattr__(out, name, self.copy(value))
+        own = getattr(x, "__dict__", None)
+        if own is not None:
+            for name, value in own.items():
+                object.__setattr__(out, name, self.copy(value))
+        return out
+
+
+def fork_game(game: Game, agents: list[Any] | None = None) -> Game:
+    """A copy of `game` between turns that plays on exactly as the original would given the
+    same answers: with `agents` None the agents are copied too (a random agent's generator
+    with them), else the copy's seats are answered by `agents`. The copy checks no invariants
+    (`on_free_time` is None) until its runner hooks a checker of its own, and keeps no turn
+    start of its own."""
+    if game.use_stack or game.block_endings or game.processing or game.phase_now is not None:
+        raise ForkError("a game is copied between turns: nothing may be resolving")
+    skip: dict[int, Any] = {} if agents is None else {id(game.agents): list(agents)}
+    aside = {name: getattr(game, name) for name in _LAZY_TABLES}
+    aside["turn_start"] = game.turn_start
+    aside["turn_marks"] = game.turn_marks
+    for name in aside:  # not copied: the copy works its tables out afresh
+        setattr(game, name, None)
+    try:
+        copy: Game = _Copier(_state_classes(game), skip).copy(game)
+    finally:
+        for name, value in aside.items():
+            setattr(game, name, value)
+    for name in _LAZY_DICTS:
+        setattr(copy, name, {})
+    copy.turn_marks = []
+    copy.on_free_time = None
+    return copy
+
+
+class Unasked:
+    """The agent of a seat in a copy kept to play forward from: it is never asked (a branch
+    of the copy gets agents of its own)."""
+
+    def choose(self, request: Any, view: Any) -> int:
+        raise ForkError("a turn's starting copy was asked a question: branch it first")
+
+
+@attr.s(auto_attribs=True, slots=True)
+class Replica:
+    """A private copy of a game that no agent answers, taken as its first turn started: it is
+    brought to the start of a later turn when a branch needs it, by replaying the answers the
+    game recorded (the game's own turns again, without any agent's thinking: cheaper than a
+    copy at every turn)."""
+
+    game: Game
+    mark: int  # the turn (an index of `Game.turn_marks`) it stands at the start of
+
+
+def keep_forward_model(game: Game) -> None:
+    """From now on the game keeps what a player looking ahead needs: what each seat knows of
+    the cards (knowledge.py), a replica of it (`Replica`), where each turn starts and the
+    answers given (`Game.turn_marks`, `Game.recording`)."""
+    from .knowledge import track
+
+    track(game)
+    game.forward_model = True
+    game.turn_start = None
+    game.turn_marks = []
+    game.recording = []
+
+
+def mark_turn_start(game: Game, seat: int) -> None:
+    """A turn of `seat`'s is about to start (between turns): where it starts in the answers;
+    at the first, the replica."""
+    recording = game.recording if game.recording is not None else []
+    game.turn_marks.append((seat, len(recording)))
+    if game.turn_start is None:
+        replica = fork_game(game, [Unasked() for _ in game.players])
+        replica.recording = None
+        replica.forward_model = False
+        game.turn_start = Replica(replica, len(game.turn_marks) - 1)
+
+
+def turn_start(game: Game) -> Replica:
+    """The replica, brought to the start of the current turn."""
+    replica = game.turn_start
+    if not isinstance(replica, Replica):
+        raise ForkError("the game keeps no replica (keep_forward_model)")
+    last = len(game.turn_marks) - 1
+    if replica.mark < last:
+        copy = replica.game
+        seat, start = game.turn_marks[replica.mark]
+        copy.replay, copy.replay_at = (game.recording or [])[start:game.turn_marks[last][1]], 0
+        player = copy.players[seat]
+        for _ in range(last - replica.mark):
+            copy.extra_turns.take_turn(player)
+            player = copy.mode.next_player(copy, player)
+        if copy.diverged or (copy.replay is not None and copy.replay_at != len(copy.replay)):
+            raise ForkError("the replica did not follow the game's recorded answers")
+        copy.replay = None
+        replica.mark = last
+    return replica
+
+
+def branch(game: Game, seat: int, rng: random.Random, agents: list[Any], answer: tuple[int, str] | None = None,
+           pinned: frozenset[int] | None = None, deal_again: bool = True) -> tuple[Game, Any]:
+    """A world `seat` cannot tell from this one, at the start of the current turn: a copy of
+    the turn's starting game dealt again for the seat (knowledge.determinize, keeping the
+    cards it knows now, `pinned` if worked out already), that replays the answers given since
+    and then `answer` (the option of the question being asked, by index and label), then asks
+    `agents`. Returns the copy and the player whose turn it replays. Without `deal_again` the
+    copy is the real game (for tests and tools that read everything; never an agent's)."""
+    from .knowledge import determinize, known_cards
+
+    start = turn_start(game)
+    copy = fork_game(start.game, agents)
+    if deal_again:
+        determinize(copy, seat, rng, known_cards(game, seat) if pinned is None else pinned)
+    seat_now, since = game.turn_marks[start.mark]
+    copy.replay = (game.recording or [])[since:] + ([answer] if answer is not None else [])
+    copy.replay_at = 0
+    return copy, copy.players[seat_now]

@@ -1,0 +1,306 @@
+"""The forward model: a game copied between turns plays on exactly as the original would
+(engine/forking.py), what each seat knows of the cards' places (engine/knowledge.py), and a
+copy dealt again as one seat could believe it to be (a determinization)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import attrs
+import pytest
+
+from sgs_dsl.agents.lookahead import play_forward
+from sgs_dsl.agents.registry import make_agent
+from sgs_dsl.compiler.library import load_library
+from sgs_dsl.core.model import GameOver
+from sgs_dsl.engine.forking import ForkError, branch, keep_forward_model
+from sgs_dsl.engine.knowledge import determinize, hidden_places, knows, track
+from sgs_dsl.engine.moves import Moves
+from sgs_dsl.engine.parts import DEFAULT_PARTS
+from sgs_dsl.game import play_game, run, setup
+
+
+@pytest.fixture(scope="module")
+def library():
+    return load_library()
+
+
+MODES = [("standard", 5), ("junzheng", 8), ("hegemony", 6), ("campus", 5), ("campus_3v3", 6), ("classic", 6)]
+
+
+def started(library, ruleset, players, seed, turns, log=True, knowledge=False):
+    """A game after `turns` turns, and whose turn is next; None if it ended before."""
+    game = setup(library, ruleset, players, seed, log=log)
+    if knowledge:
+        track(game)
+    mode = game.mode
+    game.start.start_game()
+    player = mode.first_player(game)
+    try:
+        for _ in range(turns):
+            game.extra_turns.take_turn(player)
+            player = mode.next_player(game, player)
+    except GameOver:
+        return None
+    return game, player
+
+
+@pytest.mark.parametrize("ruleset,players", MODES)
+def test_a_copy_plays_on_as_the_original(library, ruleset, players):
+    """Copied between turns with its agents, the copy and the original play the same rest of
+    the game, line for line; and playing the copy first changes nothing of the original's
+    (it plays as an uncopied game of the same seed)."""
+    compared = 0
+    for seed in range(3):
+        for turns in (0, 4, 11):
+            found = started(library, ruleset, players, seed, turns)
+            if found is None:
+                continue
+            game, player = found
+            start = len(game.lines)
+            copy = game.fork()
+            from_copy = run(copy, resume=copy.players[player.seat])
+            from_game = run(game, resume=player)
+            assert from_copy.error is None and from_copy.violations == []
+            assert from_copy.log[start:] == from_game.log[start:]
+            assert (from_copy.winner, from_copy.turns) == (from_game.winner, from_game.turns)
+            uncopied = run(setup(library, ruleset, players, seed, log=True))
+            assert uncopied.log == from_game.log
+            compared += 1
+    assert compared >= 6
+
+
+def test_a_copy_shares_nothing_it_changes(library):
+    """The copy's players, hands, deck and mode state are its own objects; the library's
+    cards and skills are shared."""
+    game, _ = started(library, "standard", 5, 2, 3)
+    copy = game.fork()
+    for a, b in zip(game.players, copy.players, strict=True):
+        assert a is not b and a.hand is not b.hand and a.hand == b.hand
+        assert all(x is y for x, y in zip(a.skills, b.skills, strict=True))
+    assert copy.deck is not game.deck and copy.deck == game.deck
+    assert copy.mode is not game.mode and copy.zones.game is copy and copy.turn.bodies["play"].__self__ is copy.turn
+    holder = next(p.seat for p in game.players if p.hand)
+    copy.players[holder].hand.clear()
+    assert game.players[holder].hand
+
+
+def test_a_game_is_copied_only_between_turns(library):
+    """Mid-turn the rules are in the middle of Python frames: no copy."""
+    game, player = started(library, "standard", 5, 1, 2)
+    refused = []
+
+    class Copying:
+        def choose(self, request, view):
+            try:
+                game.fork()
+            except ForkError as error:
+                refused.append(str(error))
+            return 0
+
+    game.agents = [Copying() for _ in game.players]
+    with pytest.raises(GameOver):
+        for _ in range(40):
+            game.extra_turns.take_turn(player)
+            player = game.mode.next_player(game, player)
+    assert refused and "between turns" in refused[0]
+
+
+def test_a_closure_in_the_state_is_refused(library):
+    game, _ = started(library, "standard", 5, 1, 1)
+    hidden = game.players[0]
+    game.players[0].memory["later"] = lambda: hidden.hand.clear()
+    with pytest.raises(ForkError, match="closure"):
+        game.fork()
+
+
+# ---------------------------------------------------------------- what a seat knows
+def test_what_each_seat_knows_follows_the_moves(library):
+    """A draw is known to the drawer alone; a discard to everyone; a card given face down to
+    the giver and the taker; a shown card to everyone; a reshuffled deck to no one."""
+    game, _ = started(library, "standard", 5, 3, 0, knowledge=True)
+    a, b, c = game.players[:3]
+    drawn = game.zones.draw(a, 2)
+    assert all(knows(game, a.seat, x) and not knows(game, b.seat, x) for x in drawn)
+    game.moves.move_cards([drawn[0]], "hand", b, "give")
+    assert knows(game, a.seat, drawn[0]) and knows(game, b.seat, drawn[0]) and not knows(game, c.seat, drawn[0])
+    game.zones.show_cards([drawn[1]])
+    assert knows(game, c.seat, drawn[1])
+    game.zones.to_discard([drawn[1]])
+    game.moves.move_cards([drawn[1]], "hand", c, "gain")  # out of the discard pile, in sight of all
+    assert knows(game, b.seat, drawn[1])
+    top = game.deck[-1]
+    assert not knows(game, a.seat, top)
+    game.zones.to_discard(list(game.deck))
+    game.zones.draw(a, 1)  # the deck is empty: the discard pile is shuffled into it
+    assert not any(knows(game, b.seat, x) for x in game.deck)
+
+
+def hidden_layout(game, seat):
+    return [list(place) for place in hidden_places(game, seat)]
+
+
+@pytest.mark.parametrize("ruleset,players", [("standard", 5), ("junzheng", 8), ("campus_3v3", 6)])
+def test_a_determinized_copy_keeps_what_the_seat_knows(library, ruleset, players):
+    """Every card the seat knows the place of is where it was; its own hand, the face-up places
+    and each hidden place's count are unchanged; the other hidden cards are dealt again (over
+    several copies they land elsewhere); the shown roles stay and the hidden ones are permuted."""
+    moved = 0
+    for seed in range(3):
+        found = started(library, ruleset, players, seed, 7, log=False, knowledge=True)
+        if found is None:
+            continue
+        game, _ = found
+        for seat in range(players):
+            known = {c.uid: game.zones.zone_of(c) for c in game.all_cards if knows(game, seat, c)}
+            sides = [game.mode.visible_side(seat, p) for p in game.players]
+            for k in range(3):
+                copy = game.fork()
+                determinize(copy, seat, random.Random(k))
+                places = {c.uid: copy.zones.zone_of(c) for c in copy.all_cards}
+                for uid, (zone, holder) in known.items():
+                    assert places[uid][0] == zone and (places[uid][1] is None) == (holder is None), uid
+                    assert holder is None or places[uid][1].seat == holder.seat
+                assert [c.uid for c in copy.players[seat].hand] == [c.uid for c in game.players[seat].hand]
+                assert [len(p) for p in hidden_places(copy, seat)] == [len(p) for p in hidden_places(game, seat)]
+                assert copy.discard_pile == game.discard_pile
+                assert Counter(p.role for p in copy.players) == Counter(p.role for p in game.players)
+                assert [copy.mode.visible_side(seat, p) for p in copy.players] == sides
+                moved += hidden_layout(copy, seat) != hidden_layout(game, seat)
+                assert sorted(c.uid for c in copy.all_cards) == sorted(c.uid for c in game.all_cards)
+    assert moved > 10
+
+
+def test_determinized_copies_play_to_the_end(library):
+    """A world dealt again is a legal table: it plays on with every invariant checked."""
+    for seed in range(4):
+        found = started(library, "junzheng", 6, seed, 5, log=False, knowledge=True)
+        if found is None:
+            continue
+        game, player = found
+        copy = game.fork()
+        determinize(copy, player.seat, random.Random(seed))
+        result = run(copy, resume=copy.players[player.seat])
+        assert result.error is None and result.violations == []
+
+
+def _view_values(view):
+    """Everything a seat's view answers, as text."""
+    out = [repr(view.hand), repr(view.discard_pile), repr(view.players()), "\n".join(view.log_lines()),
+           repr(view.resolving()), repr(view.sides()), repr(view.damages()), repr(view.recoveries())]
+    return "\n".join(out)
+
+
+def test_a_probe_agent_reads_no_hidden_card(library):
+    """An agent that reads everything its view offers, at every question of seeded games, never
+    reads the face of a card its seat has never been able to see (every card of that face has
+    stayed face down, out of its sight: another's hand, the deck)."""
+    leaks, asked = [], 0
+    ever: dict[int, set[str]] = {seat: set() for seat in range(5)}  # faces each seat has seen
+
+    def look(game):
+        for seat in ever:
+            ever[seat].update(c.label() for c in game.all_cards if knows(game, seat, c))
+
+    class Watched(Moves):
+        def move_cards(self, cards, zone, owner=None, reason="put", sources=None):
+            super().move_cards(cards, zone, owner, reason, sources)
+            look(self.game)
+
+    class Probe:
+        def __init__(self, rng):
+            self.rng = rng
+
+        def choose(self, request, view):
+            nonlocal asked
+            asked += 1
+            game = view._game  # the test reads the truth; the agent reads only its view
+            look(game)
+            text = _view_values(view)
+            leaks.extend((view.seat, c.label()) for c in game.all_cards
+                         if c.label() not in ever[view.seat] and c.label() in text)
+            return self.rng.randrange(len(request.options))
+
+    for seed in range(3):
+        for seen in ever.values():
+            seen.clear()
+        game = setup(library, "standard", 5, seed, log=True, parts=attrs.evolve(DEFAULT_PARTS, moves=Watched))
+        track(game)
+        game.agents = [Probe(random.Random(seed * 10 + i)) for i in range(5)]
+        run(game, max_turns=30)
+    assert asked > 100 and leaks == []
+
+
+# ---------------------------------------------------------------- branching mid-turn
+class Stateless:
+    """Answers by the question alone (no generator): a copy of it answers as it does."""
+
+    def choose(self, request, view):
+        return sum(map(ord, "".join(request.labels()))) % len(request.options)
+
+
+class Brancher(Stateless):
+    """At its first real question of turn 4, branches the game there (not dealt again) and
+    plays the branch to the end of the turn; then answers as it would have."""
+
+    def __init__(self, game, branched):
+        self.game, self.branched = game, branched
+
+    def choose(self, request, view):
+        index = super().choose(request, view)
+        game, branched = self.game, self.branched
+        if game.turns == 4 and not branched and len(request.options) > 1:
+            copy, player = branch(game, view.seat, random.Random(0), [Stateless() for _ in game.players],
+                                  (index, request.options[index].label), deal_again=False)
+            branched["start"] = len(copy.lines)
+            branched["over"] = play_forward(copy, player, 1)
+            branched["lines"] = copy.lines
+            branched["replayed"] = copy.replay_at
+        return index
+
+
+def test_a_branch_replays_the_turn_to_the_question_and_goes_on_alike(library):
+    """Branched at a question in the middle of a turn (from the copy kept as the turn started,
+    replaying the answers given since) and not dealt again, the branch answers the question as
+    the game does and plays the rest of the turn line for line as the game plays it."""
+    checked = []
+    for seed in range(4):
+        game = setup(library, "standard", 5, seed, log=True)
+        keep_forward_model(game)
+        branched: dict = {}
+        game.agents = [Brancher(game, branched) for _ in game.players]
+        result = run(game, max_turns=12)
+        if not branched:
+            continue
+        start, ours = branched["start"], branched["lines"][branched["start"]:]
+        if branched["over"] is None:  # the turn ended: the game's lines up to the next turn
+            turn_end = next((i for i in range(start, len(result.log)) if result.log[i].startswith("—— 第5回合")),
+                            len(result.log))
+            assert len(ours) == turn_end - start
+        assert branched["replayed"] >= 1
+        assert result.log[start:start + len(ours)] == ours
+        checked.append(seed)
+    assert len(checked) >= 3
+
+
+def test_a_lookahead_game_is_seeded_and_looks_ahead(library):
+    """Lookahead agents play whole games without error; they look ahead (rollouts played,
+    few of them leaving the replayed path); the same seed gives the same game."""
+    made = []
+
+    def factory(player, seed):
+        agent = make_agent("lookahead", seed)
+        made.append(agent)
+        return agent
+
+    logs = []
+    for _ in range(2):
+        made.clear()
+        result = play_game(library, "standard", 5, 7, log=True, agent_factory=factory, max_turns=40)
+        assert result.error is None and result.violations == []
+        logs.append(result.log)
+    assert logs[0] == logs[1]
+    looked = sum(a.looked for a in made)
+    rollouts = sum(a.rollouts for a in made)
+    assert looked > 0 and rollouts >= looked and sum(a.diverged for a in made) < rollouts / 2
