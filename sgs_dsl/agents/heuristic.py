@@ -133,7 +133,7 @@ class HeuristicAgent:
     # ------------------------------------------------------------ targets and picks
     def score_target(self, request: Request, view: Any) -> Scores:
         rel = self.relation(view)
-        p = self._asking_profile(request, view)
+        p = self.asking_profile(request, view)
         sign = p.target + p.other
         scores = []
         for o in request.options:
@@ -146,7 +146,7 @@ class HeuristicAgent:
                 scores.append(_on(Profile(target=sign), facts.seat, view, rel))
         return scores
 
-    def _asking_profile(self, request: Request, view: Any) -> Profile:
+    def asking_profile(self, request: Request, view: Any) -> Profile:
         asker = request.asker or view.asker
         table = _profiles(view)
         if asker in table.skills:
@@ -206,7 +206,7 @@ class HeuristicAgent:
         return (p.target * rel[on] if on is not None else 0.0) + p.user * rel[user]
 
     def score_invoke(self, request: Request, view: Any) -> Scores:
-        p = self._asking_profile(request, view)
+        p = self.asking_profile(request, view)
         value = p.user - 0.5 * (p.other + p.target)
         hp, _ = view.hp(view.seat)
         yes = value >= 0 and not (p.user <= -2 and hp <= 2)

@@ -18,7 +18,7 @@ from ..core.model import ROLE_ZH
 from ..engine.decisions import Agent
 from .random_agent import RandomAgent
 
-AGENT_NAMES = ("random", "heuristic")
+AGENT_NAMES = ("random", "heuristic", "lookahead")
 
 
 def make_agent(name: str, seed: int) -> Agent:
@@ -29,6 +29,10 @@ def make_agent(name: str, seed: int) -> Agent:
         from .heuristic import HeuristicAgent  # imported only when a seat asks for it
 
         return HeuristicAgent(seed)
+    if name == "lookahead":
+        from .lookahead import LookaheadAgent
+
+        return LookaheadAgent(seed)
     raise ValueError(f"unknown agent {name!r}; the agents are {', '.join(AGENT_NAMES)}")
 
 

@@ -1,0 +1,153 @@
+"""A player that looks ahead: it values an option by what it does in the game, played forward
+on copies of the game the seat cannot tell from the real one (docs/ai.md, "The lookahead agent").
+
+At a question worth it (an optional skill, a play phase that offers a skill's action) it takes
+a few candidates (the heuristic agent's pick, and the skill's options), and for each of a few
+worlds (engine/knowledge.py: the cards and roles it cannot see dealt again) it branches the game
+at the start of this turn, replays what was answered since, answers the candidate, plays the
+turn out with heuristic players on every seat, and scores the table by its side
+(`evaluate`). Each candidate meets the same worlds (common random numbers), so the comparison
+is of the options, not of the luck. Every other question is the heuristic agent's. It knows no
+card, hero or skill by name; its budgets are counts (rollouts per question), so the same seed
+plays the same game; a time budget can be added (`ms`), at the cost of that."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from ..core.model import GameOver, RulesError
+from ..engine.decisions import Request
+from ..engine.describe import describe
+from .heuristic import HeuristicAgent
+from .sides import LONE, LORD_CAMP
+
+WIN = 100.0  # the score of a world the seat's side won (minus: lost)
+WORLDS = 2  # worlds dealt per question
+CANDIDATES = 3  # options compared per question, at most
+TURNS = 1  # turns played forward: the rest of this one
+PER_TURN = 4  # questions looked ahead at in one turn, at most
+
+
+class LookaheadAgent:
+    looks_ahead = True  # setup keeps the forward model for it (engine/forking.py)
+
+    def __init__(self, seed: int, worlds: int = WORLDS, candidates: int = CANDIDATES, turns: int = TURNS,
+                 ms: float | None = None) -> None:
+        self.heuristic = HeuristicAgent(seed)
+        self.rng = random.Random(seed ^ 0x10CA7E)
+        self.worlds, self.candidates, self.turns, self.ms = worlds, candidates, turns, ms
+        self.per_turn = PER_TURN
+        self._looks: dict[int, int] = {}  # questions looked ahead at this turn (by turn number)
+        self.looked = 0  # questions looked ahead at, rollouts played, and those that went their own way
+        self.rollouts = 0
+        self.diverged = 0
+
+    def choose(self, request: Request, view: Any) -> int:
+        pick = self.heuristic.choose(request, view)
+        if len(request.options) < 2 or not view.looks_forward:
+            return pick
+        candidates = self._candidates(request, view, pick)
+        if len(candidates) < 2:
+            return pick
+        return self._best(request, view, candidates, pick)
+
+    def _candidates(self, request: Request, view: Any, pick: int) -> list[int]:
+        """The options worth playing forward, at most `candidates` of them and `per_turn`
+        questions a turn: at an optional skill's question whose worth the text's profile cannot
+        settle (it costs its owner, or the heuristic would decline it), both answers; in the
+        play phase, the heuristic's pick and each action of a skill; else none."""
+        if self._looks.get(view.turn, 0) >= self.per_turn:
+            return []
+        if request.kind == "invoke":
+            costly = self.heuristic.asking_profile(request, view).user < 0
+            declined = describe(request.options[pick].value).action != "yes"
+            found = list(range(len(request.options))) if costly or declined else []
+        elif request.kind == "play":
+            skills = [i for i, o in enumerate(request.options)
+                      if isinstance(o.value, tuple) and o.value[0] in ("active", "attach") and i != pick]
+            found = [pick, *skills] if skills else []
+        else:
+            found = []
+        if found:
+            self._looks = {view.turn: self._looks.get(view.turn, 0) + 1}
+        return found[: self.candidates]
+
+    def _best(self, request: Request, view: Any, candidates: list[int], pick: int) -> int:
+        self.looked += 1
+        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
+        pinned = view.known_cards()
+        totals = {i: [0.0, 0] for i in candidates}
+        for _ in range(self.worlds):
+            world = self.rng.getrandbits(64)
+            for i in candidates:
+                value = self._rollout(request, view, i, world, pinned)
+                if value is not None:
+                    totals[i][0] += value
+                    totals[i][1] += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        means = {i: s / n for i, (s, n) in totals.items() if n}
+        if len(means) < 2:
+            return pick
+        best = max(means.values())
+        return pick if means.get(pick) == best else min(i for i, m in means.items() if m == best)
+
+    def _rollout(self, request: Request, view: Any, index: int, world: int,
+                 pinned: frozenset[int]) -> float | None:
+        """The candidate played forward in one world: its score, or None when the copy did not
+        reach this question (a world dealt again need not offer what was answered before)."""
+        seeds = random.Random(world)
+        agents = [HeuristicAgent(seeds.getrandbits(32)) for _ in range(len(view.sides()))]
+        copy, player = view.branch((index, request.options[index].label), random.Random(world), agents, pinned)
+        self.rollouts += 1
+        over = play_forward(copy, player, self.turns)
+        if copy.diverged or (copy.replay is not None and copy.replay_at < len(copy.replay)):
+            self.diverged += 1
+            return None
+        return evaluate(copy, view.seat, over)
+
+
+def play_forward(game: Any, player: Any, turns: int) -> GameOver | None:
+    """`turns` turns from the start of `player`'s (a branch replays its answers first); the
+    game's end if it ended."""
+    try:
+        for _ in range(turns):
+            game.extra_turns.take_turn(player)
+            player = game.mode.next_player(game, player)
+    except GameOver as over:
+        return over
+    except RulesError:  # a text's runaway in a world dealt again: scored as it stands
+        return None
+    return None
+
+
+def won(winner: str, side: str) -> bool:
+    return winner == "lord" if side in LORD_CAMP else winner == side
+
+
+def allegiance(mine: str, theirs: str, same: bool) -> float:
+    """+1 for oneself and one's camp, -1 for the others (a lone side has no ally)."""
+    if same:
+        return 1.0
+    if mine in LORD_CAMP:
+        return 1.0 if theirs in LORD_CAMP else -1.0
+    return 1.0 if theirs == mine and mine not in LONE else -1.0
+
+
+def worth(p: Any) -> float:
+    """What a player has, in rough hp-and-cards units: alive, its hp, its cards."""
+    if not p.alive:
+        return 0.0
+    return 3.0 + 1.5 * p.hp + 0.8 * len(p.hand) + 0.8 * len(p.equips) - 0.6 * len(p.judge)
+
+
+def evaluate(game: Any, seat: int, over: GameOver | None) -> float:
+    """The table as good for `seat`'s side: the game's end, else its camp's worth minus the others'."""
+    mode = game.mode
+    me = game.players[seat]
+    mine = mode.side(game, me)
+    if over is not None:
+        return WIN if won(over.winner, mine) else -WIN
+    return sum(allegiance(mine, mode.side(game, p), p is me) * worth(p) for p in game.players)
