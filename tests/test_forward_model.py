@@ -304,3 +304,32 @@ def test_a_lookahead_game_is_seeded_and_looks_ahead(library):
     looked = sum(a.looked for a in made)
     rollouts = sum(a.rollouts for a in made)
     assert looked > 0 and rollouts >= looked and sum(a.diverged for a in made) < rollouts / 2
+
+
+def test_a_determinized_hegemony_copy_deals_the_hidden_generals_again(library):
+    """國戰: the pairs of generals face down on others are dealt again among the seats that
+    hold them (a seat's own, and every shown general, stay); the copy plays on."""
+    moved = 0
+    for seed in range(4):
+        found = started(library, "hegemony", 8, seed, 2, log=False, knowledge=True)
+        if found is None:
+            continue
+        game, player = found
+        mode = game.mode
+        for k in range(4):
+            copy = game.fork()
+            determinize(copy, player.seat, random.Random(k))
+            pairs = {s: tuple(g.name for g in copy.mode.generals[s].cards) for s in copy.mode.generals}
+            truth = {s: tuple(g.name for g in mode.generals[s].cards) for s in mode.generals}
+            assert pairs[player.seat] == truth[player.seat]
+            assert sorted(pairs.values()) == sorted(truth.values())
+            for s, seat in mode.generals.items():
+                if any(seat.shown):
+                    assert pairs[s] == truth[s]
+                assert copy.players[s].max_hp == game.players[s].max_hp
+            moved += pairs != truth
+        copy = game.fork()
+        determinize(copy, player.seat, random.Random(9))
+        result = run(copy, resume=copy.players[player.seat])
+        assert result.error is None and result.violations == []
+    assert moved > 4

@@ -332,6 +332,23 @@ class HegemonyMode(Mode):
             game.log_hidden(named, f"{general}的所有技能", frozenset({player.seat}))
         game.skills.changed_skills()
 
+    def determinize(self, game: Game, viewer: int, rng: random.Random) -> None:
+        """The pairs of generals `viewer` cannot see (both face down, on a living player) are
+        dealt again among the seats that hold them, each keeping a pair of its max hp (the
+        table shows hp). A general the viewer looked at (知己知彼) is dealt again too: the
+        forward model does not keep that look."""
+        groups: dict[int, list[Player]] = {}
+        for p in game.players:
+            seat = self.generals.get(p.seat)
+            if p.seat != viewer and p.alive and seat is not None and not any(seat.shown) and not any(seat.removed):
+                groups.setdefault(p.max_hp, []).append(p)
+        for players in groups.values():
+            pairs = [self.generals[p.seat] for p in players]
+            rng.shuffle(pairs)
+            for p, pair in zip(players, pairs, strict=True):
+                self.generals[p.seat] = pair
+                p.skills = tuple(dict.fromkeys(pair.cards[HEAD].skills + pair.cards[DEPUTY].skills))
+
     def revealed(self, player: Player) -> bool:
         seat = self.generals.get(player.seat)
         return seat is None or any(seat.shown)
