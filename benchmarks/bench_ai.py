@@ -2,12 +2,13 @@
 """The heuristic agent's cost and strength.
 
 Cost: games per second of all-heuristic and all-random tables on the same game seeds, in
-alternating rounds (so a change in the machine's load touches both), and the ratio (the
-issue asks for at most 3x). Strength (--matchups): one side heuristic, the other random,
-both seatings, win rates with 95% Wilson intervals.
+alternating rounds (so a change in the machine's load touches both), and the ratio (at most
+3x). Strength (--matchups): one side played by one agent, the other by another (`--pair A B`,
+heuristic against random unless told), both seatings on the same seeds, the share of games
+the first agent's side won with 95% Wilson intervals.
 
 usage: python benchmarks/bench_ai.py [--games 200] [--players 5] [--ruleset standard] [--seed 1]
-                                     [--matchups GAMES] [--roles GAMES] [--jobs N] [--no-cost]
+                                     [--matchups GAMES] [--pair A B] [--roles GAMES] [--jobs N] [--no-cost]
 --roles: the winning side of all-heuristic and of all-random tables, with 95% intervals.
 """
 
@@ -30,7 +31,7 @@ def cost(ruleset: str, players: int, games: int, seed: int) -> dict[str, Any]:
     from sgs_dsl.sim.batch import derive_seed
 
     library = load_library()
-    kinds = {name: AgentSpec(name) for name in AGENT_NAMES}  # every seat of that agent
+    kinds = {name: AgentSpec(name) for name in AGENT_NAMES if name in ("heuristic", "random")}  # every seat alike
     totals: dict[str, list[float]] = {}  # seconds, turns
 
     def play(name: str, seeds: list[int]) -> None:
@@ -60,11 +61,12 @@ def batch(ruleset: str, players: int, games: int, seed: int, jobs: int, spec: An
     return run_batch(ruleset, players, games, seed, jobs=jobs, library=load_library(), agents=spec).records
 
 
-def matchup(ruleset: str, players: int, games: int, seed: int, roles: tuple[str, ...], jobs: int) -> tuple[int, int]:
-    """Games the heuristic side (the seats dealt `roles`, the others random) won, of `games`."""
+def matchup(ruleset: str, players: int, games: int, seed: int, roles: tuple[str, ...], jobs: int,
+            pair: tuple[str, str] = ("heuristic", "random")) -> tuple[int, int]:
+    """Games the first agent's side (the seats dealt `roles`; the others play the second) won, of `games`."""
     from sgs_dsl.agents.registry import AgentSpec
 
-    spec = AgentSpec("random", tuple((r, "heuristic") for r in roles))
+    spec = AgentSpec(pair[1], tuple((r, pair[0]) for r in roles))
     records = batch(ruleset, players, games, seed, jobs, spec)
     return sum(r.winner in roles for r in records), len(records)  # the lord's camp wins as "lord"
 
@@ -80,16 +82,22 @@ def cost_rows(ruleset: str, players: int, games: int, r: dict[str, Any]) -> list
     ]
 
 
-def matchup_rows(ruleset: str, players: int, games: int, seed: int, jobs: int) -> list[tuple[str, str, str]]:
+def matchup_rows(ruleset: str, players: int, games: int, seed: int, jobs: int,
+                 pair: tuple[str, str] = ("heuristic", "random")) -> list[tuple[str, str, str]]:
     from sgs_dsl.sim.stats import wilson_interval
 
     out = []
-    for roles, label in ((LORD_SIDE, "heuristic lord + loyalists vs random"),
-                         (REBEL_SIDE, "heuristic rebels + renegade vs random")):
-        won, n = matchup(ruleset, players, games, seed, roles, jobs)
+    total_won = total = 0
+    for roles, label in ((LORD_SIDE, f"{pair[0]} lord + loyalists vs {pair[1]}"),
+                         (REBEL_SIDE, f"{pair[0]} rebels + renegade vs {pair[1]}")):
+        won, n = matchup(ruleset, players, games, seed, roles, jobs, pair)
+        total_won, total = total_won + won, total + n
         low, high = wilson_interval(won, n)
         out.append((f"{label}, {players} players ({n} games, {ruleset})",
                     f"{won / n:.1%} [{low:.1%}, {high:.1%}]", "won"))
+    low, high = wilson_interval(total_won, total)
+    out.append((f"{pair[0]} side, both seatings, {players} players ({total} games, {ruleset})",
+                f"{total_won / total:.1%} [{low:.1%}, {high:.1%}]", "won"))
     return out
 
 
@@ -111,10 +119,11 @@ def role_rows(ruleset: str, players: int, games: int, seed: int, jobs: int) -> l
 
 
 def run(games: int = 200, players: int = 5, ruleset: str = "standard", seed: int = 1,
-        matchups: int = 0, roles: int = 0, jobs: int = 1, cost_too: bool = True) -> list[tuple[str, str, str]]:
+        matchups: int = 0, roles: int = 0, jobs: int = 1, cost_too: bool = True,
+        pair: tuple[str, str] = ("heuristic", "random")) -> list[tuple[str, str, str]]:
     out = cost_rows(ruleset, players, games, cost(ruleset, players, games, seed)) if cost_too else []
     if matchups:
-        out += matchup_rows(ruleset, players, matchups, seed, jobs)
+        out += matchup_rows(ruleset, players, matchups, seed, jobs, pair)
     if roles:
         out += role_rows(ruleset, players, roles, seed, jobs)
     return out
@@ -127,13 +136,16 @@ def main() -> None:
     ap.add_argument("--ruleset", default="standard")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--matchups", type=int, default=0, metavar="GAMES",
-                    help="also play each side heuristic against random, this many games each seating")
+                    help="also play each side as one agent against the other (--pair), this many games each seating")
+    ap.add_argument("--pair", nargs=2, default=("heuristic", "random"), metavar=("A", "B"),
+                    help="the agents of --matchups: A's side against B's (default: heuristic random)")
     ap.add_argument("--roles", type=int, default=0, metavar="GAMES",
                     help="also the winning sides of all-heuristic and all-random tables, this many games each")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes for --matchups and --roles")
     ap.add_argument("--no-cost", dest="cost", action="store_false", help="skip the timing of cost per game")
     a = ap.parse_args()
-    print(_common.table(run(a.games, a.players, a.ruleset, a.seed, a.matchups, a.roles, a.jobs, a.cost)))
+    print(_common.table(run(a.games, a.players, a.ruleset, a.seed, a.matchups, a.roles, a.jobs, a.cost,
+                            tuple(a.pair))))
 
 
 if __name__ == "__main__":

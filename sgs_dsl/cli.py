@@ -654,7 +654,7 @@ def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: i
 @click.option("--seat", "-k", type=click.IntRange(min=1), default=1, show_default=True,
               help="Your seat (1-based); the other seats are played by the computer.")
 @click.option("--seed", "-s", type=int, default=None, help="Game seed (default: a random one, printed).")
-@click.option("--ai", default="heuristic", show_default=True, type=click.Choice(["random", "heuristic"]),
+@click.option("--ai", default="heuristic", show_default=True, type=click.Choice(["random", "heuristic", "lookahead"]),
               help="The agent of the other seats.")
 @max_turns_option
 @library_option

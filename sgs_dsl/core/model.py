@@ -72,6 +72,7 @@ class Card:
         return self.text
 
 
+@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class UsedCard:
     """The card as used or played: a real card, or a virtual one made of zero or more real cards."""
@@ -137,6 +138,7 @@ class UsedCard:
         return f"【{self.kind.name}】({inner})" if inner else f"【{self.kind.name}】(視為)"
 
 
+@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False)
 class Player:
     seat: int
@@ -181,6 +183,7 @@ class Player:
         return cached[1]
 
 
+@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Use:
     """One use of a card, from declaration to the end of its resolution."""
@@ -229,6 +232,7 @@ class Use:
         return -1 if target is None else target.seat
 
 
+@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Damage:
     source: Player | None
@@ -254,6 +258,7 @@ class Damage:
         self.vars = {}
 
 
+@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False)
 class Judge:
     player: Player
@@ -268,6 +273,7 @@ class Judge:
         return self.card.rank
 
 
+@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Asked:
     player: Player
@@ -284,12 +290,14 @@ class Asked:
         self.provided = provided
 
 
+@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False)
 class Dying:
     player: Player
     damage: Damage | None
 
 
+@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False)
 class Recover:
     player: Player
@@ -299,6 +307,7 @@ class Recover:
     card: UsedCard | None = None
 
 
+@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Move:
     """Cards leaving a player's hand or equipment (連營, 梟姬-like skills listen)."""
@@ -318,6 +327,7 @@ class Move:
         self.reason = reason
 
 
+@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Phase:
     name: str

@@ -42,6 +42,9 @@ _LAZY_DICTS = ("_skills", "_alike", "_converts", "_usable", "_probes", "_va_kind
 _LAZY_TABLES = (*_LAZY_DICTS, "_listeners", "_filter_table", "_forbid_table", "_forbid_binding", "_attach_live",
                 "_rules", "_deck_kinds")
 
+# what only the rulings' checks read (rulings/checks.py): every turn, phase, skip and point fight
+_RULINGS_LOGS = ("turn_log", "phase_log", "skipped_log", "fight_log")
+
 
 class ForkError(RulesError):
     """The game's state cannot be copied as it stands (a closure in it, a copy mid-turn)."""
@@ -101,6 +104,9 @@ class _Copier:
             self.memo[id(x)] = out
             return out
         if cls is tuple or cls is frozenset:
+            if {v.__class__ for v in x} <= shared:  # of cards, names, seats: shared as it is
+                self.memo[id(x)] = x
+                return x
             items = [self.copy(v) for v in x]
             out = x if all(a is b for a, b in zip(items, x, strict=True)) else cls(items)
             self.memo[id(x)] = out
@@ -142,20 +148,23 @@ class _Copier:
         return out
 
 
-def fork_game(game: Game, agents: list[Any] | None = None) -> Game:
+def fork_game(game: Game, agents: list[Any] | None = None, light: bool = False) -> Game:
     """A copy of `game` between turns that plays on exactly as the original would given the
     same answers: with `agents` None the agents are copied too (a random agent's generator
     with them), else the copy's seats are answered by `agents`. The copy checks no invariants
     (`on_free_time` is None) until its runner hooks a checker of its own, and keeps no turn
-    start of its own."""
+    start of its own. A `light` copy (a branch played forward and thrown away) starts the
+    records only rulings read (`_RULINGS_LOGS`) empty."""
     if game.use_stack or game.block_endings or game.processing or game.phase_now is not None:
         raise ForkError("a game is copied between turns: nothing may be resolving")
     skip: dict[int, Any] = {} if agents is None else {id(game.agents): list(agents)}
-    aside = {name: getattr(game, name) for name in _LAZY_TABLES}
-    aside["turn_start"] = game.turn_start
-    aside["turn_marks"] = game.turn_marks
-    for name in aside:  # not copied: the copy works its tables out afresh
-        setattr(game, name, None)
+    # not copied (set aside for the copy, each as its empty value): the tables the copy works
+    # out afresh, the replica and its turns, and in a light copy the rulings' records
+    names = [*_LAZY_TABLES, "turn_start", "turn_marks", *(_RULINGS_LOGS if light else ())]
+    aside = {name: getattr(game, name) for name in names}
+    for name in names:
+        empty = aside[name]
+        setattr(game, name, {} if name in _LAZY_DICTS else [] if isinstance(empty, list) else None)
     try:
         copy: Game = _Copier(_state_classes(game), skip).copy(game)
     finally:
@@ -164,6 +173,9 @@ def fork_game(game: Game, agents: list[Any] | None = None) -> Game:
     for name in _LAZY_DICTS:
         setattr(copy, name, {})
     copy.turn_marks = []
+    if light:
+        for name in _RULINGS_LOGS:
+            setattr(copy, name, [])
     copy.on_free_time = None
     return copy
 
@@ -244,7 +256,7 @@ def branch(game: Game, seat: int, rng: random.Random, agents: list[Any], answer:
     from .knowledge import determinize, known_cards
 
     start = turn_start(game)
-    copy = fork_game(start.game, agents)
+    copy = fork_game(start.game, agents, light=True)
     if deal_again:
         determinize(copy, seat, rng, known_cards(game, seat) if pinned is None else pinned)
     seat_now, since = game.turn_marks[start.mark]
