@@ -333,3 +333,23 @@ def test_a_determinized_hegemony_copy_deals_the_hidden_generals_again(library):
         result = run(copy, resume=copy.players[player.seat])
         assert result.error is None and result.violations == []
     assert moved > 4
+
+
+def test_a_record_s_init_takes_its_required_fields_first():
+    """The compiled build makes a copy of a record through its __init__, given the fields
+    attrs says are required, in order (forking._required): every record class a game holds
+    keeps its __init__ so."""
+    import inspect
+
+    import sgs_dsl.core.model as model
+    from sgs_dsl.engine import history, pindian
+    from sgs_dsl.engine.forking import _required
+    from sgs_dsl.modes import hegemony
+
+    records = [model.UsedCard, model.Player, model.Use, model.Damage, model.Judge, model.Asked, model.Dying,
+               model.Recover, model.Move, model.Phase, model.Budget, history.MoveRecord, history.History,
+               pindian.PointFight, hegemony.Generals]
+    for cls in records:
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+        needed = tuple(p.name for p in params if p.default is inspect.Parameter.empty)
+        assert needed == _required(cls), cls.__name__

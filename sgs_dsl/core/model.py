@@ -72,7 +72,6 @@ class Card:
         return self.text
 
 
-@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class UsedCard:
     """The card as used or played: a real card, or a virtual one made of zero or more real cards."""
@@ -138,7 +137,6 @@ class UsedCard:
         return f"【{self.kind.name}】({inner})" if inner else f"【{self.kind.name}】(視為)"
 
 
-@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False)
 class Player:
     seat: int
@@ -183,7 +181,6 @@ class Player:
         return cached[1]
 
 
-@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Use:
     """One use of a card, from declaration to the end of its resolution."""
@@ -232,7 +229,6 @@ class Use:
         return -1 if target is None else target.seat
 
 
-@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Damage:
     source: Player | None
@@ -258,7 +254,6 @@ class Damage:
         self.vars = {}
 
 
-@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False)
 class Judge:
     player: Player
@@ -273,7 +268,6 @@ class Judge:
         return self.card.rank
 
 
-@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Asked:
     player: Player
@@ -290,14 +284,12 @@ class Asked:
         self.provided = provided
 
 
-@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False)
 class Dying:
     player: Player
     damage: Damage | None
 
 
-@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False)
 class Recover:
     player: Player
@@ -307,7 +299,6 @@ class Recover:
     card: UsedCard | None = None
 
 
-@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Move:
     """Cards leaving a player's hand or equipment (連營, 梟姬-like skills listen)."""
@@ -327,7 +318,6 @@ class Move:
         self.reason = reason
 
 
-@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Phase:
     name: str

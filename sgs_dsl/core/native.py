@@ -1,6 +1,5 @@
-"""`mypyc_attr` for the classes of the compiled build that Python code may subclass, or that
-a copy of a game makes anew (`serializable`: engine/forking.py), without making
-`mypy_extensions` a dependency of the plain install.
+"""`mypyc_attr` for the classes of the compiled build that Python code may subclass, without
+making `mypy_extensions` a dependency of the plain install.
 
 mypyc reads `@mypyc_attr(allow_interpreted_subclasses=True)` off the source at compile time (it
 knows the decorator by its full name, `mypy_extensions.mypyc_attr`, which the import below gives

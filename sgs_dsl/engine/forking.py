@@ -71,6 +71,7 @@ class _Copier:
         self.state = state
         self.memo: dict[int, Any] = dict(skip)  # id -> its copy (or what to put in its place)
         self.shared: set[type] = set(_ATOMS)  # the classes whose objects are shared, as found
+        self.required: dict[type, tuple[str, ...]] = {}  # a compiled record's required fields (_blank)
 
     def copy(self, x: Any) -> Any:
         cls = x.__class__
@@ -127,11 +128,22 @@ class _Copier:
             self.shared.add(cls)  # what the library defines (a card, a skill, a span): shared
         return x
 
+    def _blank(self, x: Any) -> Any:
+        """An object of a compiled class to fill in: a native class makes its objects through
+        its __init__ (mypyc's own `__new__` calls it), so it is given the original's required
+        fields, every one of which is then replaced by its copy. A class of the game's own
+        parts allows Python subclasses, and mypyc makes those without __init__."""
+        cls = x.__class__
+        required = self.required.get(cls)
+        if required is None:
+            required = self.required[cls] = _required(cls) or ()
+        return cls(*[getattr(x, name) for name in required]) if required else cls.__new__(cls)
+
     def _object(self, x: Any) -> Any:
         cls = x.__class__
-        out = cls.__new__(cls)
-        self.memo[id(x)] = out
         names = getattr(cls, "__mypyc_attrs__", None)  # a compiled class's attributes
+        out = cls.__new__(cls) if names is None or hasattr(x, "__dict__") else self._blank(x)
+        self.memo[id(x)] = out
         if names is not None:
             for name in names:
                 if name == "__dict__":
@@ -146,6 +158,14 @@ class _Copier:
             for name, value in own.items():
                 object.__setattr__(out, name, self.copy(value))
         return out
+
+
+def _required(cls: type) -> tuple[str, ...] | None:
+    """The fields an attrs record's __init__ requires, in order (its hand-written __init__, if
+    any, takes them first: tests/test_forward_model.py checks it); None for other classes."""
+    if not attr.has(cls):
+        return None
+    return tuple(f.name for f in attr.fields(cls) if f.default is attr.NOTHING and f.init is not False)
 
 
 def fork_game(game: Game, agents: list[Any] | None = None, light: bool = False) -> Game:

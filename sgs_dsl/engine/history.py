@@ -13,7 +13,6 @@ from collections.abc import Callable
 import attr
 
 from ..core.model import Card, Damage, Player
-from ..core.native import mypyc_attr
 
 # Classes here are `attr.s(auto_attribs=True)`, not slotted `attrs.define`/`attrs.frozen`: the form
 # mypyc compiles (docs/performance.md, "The compiled build").
@@ -21,7 +20,6 @@ from ..core.native import mypyc_attr
 LOSABLE = ("hand", "equip")  # the zones a player loses cards from (失去牌)
 
 
-@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class MoveRecord:
     """Cards that moved together from one place: where from, where to, and why."""
@@ -47,7 +45,6 @@ CARD_KINDS: dict[str, Callable[[MoveRecord, Player], bool]] = {
 }
 
 
-@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, order=False)
 class History:
     """The move log of the round and where each period starts in it and in the damage log."""

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
 # `attr.s(auto_attribs=True)`, not a slotted `attrs.define`: the form mypyc compiles
 # (docs/performance.md, "The compiled build").
-@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False)
 class PointFight:
     source: Player  # who asked for the fight

@@ -32,7 +32,6 @@ SLOT_ZH = ("主將", "副將")
 
 
 # attr.s(auto_attribs=True), not a slotted attrs.define: the form mypyc compiles (docs/performance.md)
-@mypyc_attr(serializable=True)  # copied by a fork (engine/forking.py)
 @attr.s(auto_attribs=True, eq=False, order=False)
 class Generals:
     """A player's two general cards and which are face up."""
