@@ -114,8 +114,8 @@ def _heroes_figure(pl: Plotter, heroes: dict[str, Any], path: Path) -> None:
             for r in table.values()]
     fig, ax = pl.plt.subplots(figsize=(6, 1.5 + 0.22 * len(table)))
     _bars(ax, pl, dict(zip(table, rows, strict=True)), heroes["mean"],
-          f"win rate by hero, adjusted for {heroes['strata'].replace('+', ' and ')} (dashed: mean of a seat)")
-    ax.set_xlabel("adjusted win rate (%): mean of a seat + excess over the same seats")
+          f"win rate by hero, adjusted for {heroes['strata'].replace('+', ' and ')}\n(dashed: mean of a seat)")
+    ax.set_xlabel("adjusted win rate (%)")
     _save(fig, path, {"mean": 100 * heroes["mean"], "heroes": {
         name: None if r["adjusted_rate"] is None else 100 * r["adjusted_rate"] for name, r in table.items()}})
 
