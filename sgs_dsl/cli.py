@@ -1023,12 +1023,16 @@ def balance(ruleset: str | None, players: int | None, games: int, seed: int, age
             agent_items: tuple[str, ...], jobs: int, out: Path | None, compare: tuple[Path, Path] | None,
             max_turns: int, extra: tuple[Path, ...], quiet: bool, invariants: str, records_path: Path | None,
             strata: str) -> None:
-    """A balance report: win rates by role, by hero and by skill, with 95% intervals, and game length.
+    """A balance report: win rates by role, by hero (adjusted for role) and by skill, and game length.
+
+    Each family of tests is corrected by Benjamini-Hochberg; rows with fewer than 30
+    trials are shown but never flagged (docs/scaling.md, "Statistics a designer can act on").
 
     \b
     Examples:
       sgs balance -r standard -p 8 -g 2000 --agents heuristic --out report/
       sgs balance --compare before/summary.json after/summary.json --out diff/
+      sgs balance --compare before.jsonl after.jsonl   # two --records files: paired by seed
     """
     if compare is not None:
         if records_path is not None:
