@@ -547,6 +547,36 @@ agent_option = click.option(
 )
 
 
+
+def _records_output(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """--records FILE: a file that can be written, checked before any game is played."""
+    if value is not None and str(value) == "-":
+        raise click.BadParameter("give a file to write the games into ('-' is not taken: standard output "
+                                 "holds the summary)", ctx, param)
+    return _writable_output(ctx, param, value)
+
+
+records_option = click.option(
+    "--records", "records_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    callback=_records_output, metavar="FILE",
+    help="Also write every game as one line of JSON to FILE (seed, seats with hero, role, agent and skills "
+    "fired, winner, turns, error and capped flags), in game order. `sgs balance --compare` reads it back "
+    "and pairs two runs' games by seed.",
+)
+
+
+def _write_records(path: Path | None, library: Any, name: str, players: int, seed: int, batch: Any) -> None:
+    """The per-game export of a batch (sim/records.py), if --records asked for one."""
+    if path is None:
+        return
+    from sgs_dsl.catalog import heroes_of
+    from sgs_dsl.sim.records import records_text
+
+    skills = {h.name: [s.name for s in h.skills] for h in heroes_of(library, name)}
+    _write_report(path, records_text(batch.records, ruleset=name, mode=library.ruleset(name).mode, players=players,
+                                     root_seed=seed, hero_skills=skills))
+
+
 def _batch_table(extra: tuple[Path, ...], ruleset: str | None, players: int | None, agents_all: str | None,
                  agent_items: Sequence[str]) -> tuple[list[Path], Any, str, int, Any]:
     """What a batch command plays: the extra files, the library, the ruleset's name, the
@@ -836,6 +866,7 @@ def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **o
 @agents_option
 @agent_option
 @invariants_option
+@records_option
 def simulate(
     ruleset: str | None,
     players: int | None,
@@ -853,6 +884,7 @@ def simulate(
     agents_all: str | None,
     agent_items: tuple[str, ...],
     invariants: str,
+    records_path: Path | None,
 ) -> None:
     """Play many games (random agents, or --agents/--agent); print win rates by role and game statistics.
 
@@ -878,12 +910,14 @@ def simulate(
         from sgs_dsl.sim.stats import format_skill_stats
         from sgs_dsl.sim.stats import skill_stats as count_skills
 
-        names = list(dict.fromkeys(s.name for h in heroes_of(library, name) for s in h.skills))
-        report["skill_stats"] = count_skills(batch.records, names)
+        held = {h.name: [s.name for s in h.skills] for h in heroes_of(library, name)}
+        names = list(dict.fromkeys(s for skills in held.values() for s in skills))
+        report["skill_stats"] = count_skills(batch.records, names, held)
     text = _json(report) + "\n"
     summary = format_summary(report)
     if skill_stats:
         summary += "\n" + format_skill_stats(report["skill_stats"])
+    _write_records(records_path, library, name, players, seed, batch)
     if json_path is not None and str(json_path) == "-":
         _err(summary)
         _out(text, nl=False)
@@ -924,7 +958,7 @@ def _compare_runs(paths: tuple[Path, Path], out: Path | None) -> None:
         a, b = (load_run(p) for p in paths)
     except NotAReport as bad:  # bad input, not bad usage: exit status 1, as for a bad .sgs file
         _err(f"error: {printable(str(bad))}")
-        _err("hint: give two files written by `sgs balance` (summary.json) or `sgs simulate --json`")
+        _err("hint: give two files written by `sgs balance` (summary.json), `sgs simulate --json` or `--records`")
         sys.exit(1)
     result = compare(a, b)
     _out(format_comparison(result))
@@ -943,7 +977,7 @@ def _make_folder(out: Path) -> None:
 
 
 def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns: int, batch: Any,
-                     agents: Any, invariants: str) -> dict[str, Any]:
+                     agents: Any, invariants: str, strata: str = "role") -> dict[str, Any]:
     """The simulate report of the batch, with its `balance` section over the clean games."""
     from sgs_dsl.catalog import heroes_of
     from sgs_dsl.game import turn_cap
@@ -956,7 +990,7 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
                         elapsed_s=batch.elapsed_s, mode=mode, agent_spec=agents.as_json(), invariants=invariants)
     clean = [r for r in batch.records if not r.failed and not r.timed_out]
     skills = {h.name: [s.name for s in h.skills] for h in heroes_of(library, name)}
-    summary["balance"] = numbers = balance_numbers(clean, skills, mode)
+    summary["balance"] = numbers = balance_numbers(clean, skills, mode, strata)
     # the ASCII ids of the names in the tables: the figures' labels when no CJK font is installed
     known = {n: d.id for n, d in library.skills.items()} | {h.name: h.id for h in heroes_of(library, name)}
     shown = {*numbers["heroes"]["heroes"], *numbers["skills"]}
@@ -981,17 +1015,28 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
 @library_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar (there is none when stderr is not a terminal).")
 @invariants_option
+@records_option
+@click.option("--strata", type=click.Choice(["role", "role+seat"]), default="role", show_default=True,
+              help="What a hero's headline win rate is adjusted for: each seat is compared with the other "
+              "heroes' seats of the same role, or of the same role and seat number.")
 def balance(ruleset: str | None, players: int | None, games: int, seed: int, agents_all: str | None,
             agent_items: tuple[str, ...], jobs: int, out: Path | None, compare: tuple[Path, Path] | None,
-            max_turns: int, extra: tuple[Path, ...], quiet: bool, invariants: str) -> None:
-    """A balance report: win rates by role, by hero and by skill, with 95% intervals, and game length.
+            max_turns: int, extra: tuple[Path, ...], quiet: bool, invariants: str, records_path: Path | None,
+            strata: str) -> None:
+    """A balance report: win rates by role, by hero (adjusted for role) and by skill, and game length.
+
+    Each family of tests is corrected by Benjamini-Hochberg; rows with fewer than 30
+    trials are shown but never flagged (docs/scaling.md, "Statistics a designer can act on").
 
     \b
     Examples:
       sgs balance -r standard -p 8 -g 2000 --agents heuristic --out report/
       sgs balance --compare before/summary.json after/summary.json --out diff/
+      sgs balance --compare before.jsonl after.jsonl   # two --records files: paired by seed
     """
     if compare is not None:
+        if records_path is not None:
+            raise click.UsageError("--records writes the games a report plays; --compare plays none")
         _compare_runs(compare, out)
         return
     if out is None:
@@ -1001,7 +1046,8 @@ def balance(ruleset: str | None, players: int | None, games: int, seed: int, age
     files, library, name, players, agents = _batch_table(extra, ruleset, players, agents_all, agent_items)
     batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
                         library=library, agents=agents, invariants=invariants)
-    summary = _balance_summary(library, name, players, seed, max_turns, batch, agents, invariants)
+    summary = _balance_summary(library, name, players, seed, max_turns, batch, agents, invariants, strata)
+    _write_records(records_path, library, name, players, seed, batch)
     from sgs_dsl.sim.report import write_report
     from sgs_dsl.sim.stats import format_summary
 

@@ -1,4 +1,4 @@
-"""`sgs balance`: the numbers (roles, heroes flagged off the mean, skills against winning, game
+"""`sgs balance`: the numbers (roles, heroes adjusted for role, skills against winning, game
 length), the report on disk (summary.json, index.html holding the same numbers, the PNG
 figures) and `--compare` of two runs with the two-proportion z-test."""
 
@@ -43,26 +43,29 @@ def test_roles_count_the_games_each_side_won():
     assert roles["lord"]["wins"] == 1 and roles["renegade"]["wins"] == 0
 
 
-def test_heroes_are_sorted_and_flagged_when_the_interval_is_off_the_mean():
-    # A wins every game as rebel, C never does: 40 games each.
+def test_a_hero_alone_in_its_role_is_not_flagged_whatever_its_raw_rate():
+    # A wins every game as rebel, C never does: 40 games each. The raw rates are far off the
+    # mean, but each hero is the only one of its role: nothing tells the hero from the role.
     records = [_game(i, "rebel", ("B", "A", "C")) for i in range(40)]
     heroes = by_hero(records, "identity")
     assert heroes["mean"] == pytest.approx(1 / 3, abs=1e-6)
-    assert list(heroes["heroes"]) == ["A", "B", "C"]
-    assert [r["flag"] for r in heroes["heroes"].values()] == ["above", "below", "below"]
-    assert heroes["by_role"]["rebel"]["heroes"]["A"]["flag"] == ""  # alone in its role: it is the mean
+    assert [(h, r["rate"]) for h, r in heroes["heroes"].items()] == [("A", 1.0), ("B", 0.0), ("C", 0.0)]
+    assert all(r["excess"] is None and r["test"] is None and r["flag"] == "" for r in heroes["heroes"].values())
+    assert heroes["tested"] == 0 and heroes["by_role"]["rebel"]["heroes"]["A"]["flag"] == ""
 
 
 def test_skills_compare_the_holders_win_rate_when_fired_and_not():
-    records = [_game(i, "rebel", ("B", "A", "C"), (("s", 1),) if i % 2 else ()) for i in range(20)]
-    records += [_game(20 + i, "lord", ("B", "A", "C")) for i in range(10)]
+    records = [_game(i, "rebel", ("B", "A", "C"), (("s", 1),) if i % 2 else ()) for i in range(80)]
+    records += [_game(80 + i, "lord", ("B", "A", "C")) for i in range(40)]
     skills = by_skill(records, {"A": ["s"], "B": ["t"]}, "identity")
     s = skills["s"]
-    assert s["fired"] == 10 and s["games"] == 10
-    assert (s["when_fired"]["wins"], s["when_fired"]["seats"]) == (10, 10)
-    assert (s["when_not"]["wins"], s["when_not"]["seats"]) == (10, 20)
-    assert s["test"]["significant"]
-    assert skills["t"]["fired"] == 0 and skills["t"]["when_not"]["seats"] == 30
+    assert s["fired"] == 40 and s["games"] == 40 and s["held"] == 120 and not s["never_fired"]
+    assert (s["when_fired"]["wins"], s["when_fired"]["seats"]) == (40, 40)
+    assert (s["when_not"]["wins"], s["when_not"]["seats"]) == (40, 80)
+    assert s["test"]["significant"] and s["test"]["q"] == s["test"]["p"]  # a family of one test
+    t = skills["t"]  # held by every lord seat, never fired: no win rate "when fired", and no test
+    assert t["fired"] == 0 and t["never_fired"] and t["when_not"]["seats"] == 120
+    assert t["when_fired"] == {"seats": 0, "wins": 0, "rate": None, "ci95": None} and t["test"] is None
 
 
 def test_turn_histogram_counts_games_by_length():
@@ -156,7 +159,8 @@ def test_the_figures_plot_the_numbers_of_the_summary(report):
     b = summary["balance"]
     plotted = {name: json.loads(_png_text((out / name).read_bytes())[PLOTTED]) for name in FIGURES}
     assert plotted["roles.png"] == {role: 100 * r["rate"] for role, r in b["roles"].items()}
-    assert plotted["heroes.png"]["heroes"] == {h: 100 * r["rate"] for h, r in b["heroes"]["heroes"].items()}
+    assert plotted["heroes.png"]["heroes"] == {  # the headline: the win rate adjusted for role
+        h: None if r["adjusted_rate"] is None else 100 * r["adjusted_rate"] for h, r in b["heroes"]["heroes"].items()}
     assert plotted["heroes.png"]["mean"] == 100 * b["heroes"]["mean"]
     by_role = {role: {h: 100 * r["rate"] for h, r in t["heroes"].items()} for role, t in b["heroes"]["by_role"].items()}
     assert plotted["heroes_by_role.png"] == by_role
@@ -178,16 +182,25 @@ def test_the_page_holds_the_numbers_of_the_summary(report):
     heroes = _body(parser, "heroes")
     assert len(heroes) == len(b["heroes"]["heroes"])
     for i, (hero, row) in enumerate(b["heroes"]["heroes"].items()):
-        assert heroes[f"#{i + 1} {hero}"] == [str(row["wins"]), str(row["games"]), pct(row["rate"]), ci(row),
-                                             row["flag"]]
+        cells = heroes[f"#{i + 1} {hero}"]
+        assert cells[:4] == [str(row["wins"]), str(row["games"]), pct(row["rate"]), ci(row)]
+        assert cells[-1] == row["flag"]
+        if row["adjusted_rate"] is not None:
+            assert cells[4:8] == [f"{row['expected']:.1f}", f"{100 * row['excess']:+.1f}", cells[6],
+                                  pct(row["adjusted_rate"])]
+        else:
+            assert cells[4:8] == ["n/a"] * 4
     for role, table in b["heroes"]["by_role"].items():
         assert len(_body(parser, f"heroes-{role}")) == len(table["heroes"])
     skills = _body(parser, "skills")
     for i, (skill, row) in enumerate(b["skills"].items()):
         cells = skills[f"#{i + 1} {skill}"]
         assert cells[:2] == [str(row["fired"]), str(row["games"])]
-        assert cells[2:4] == [str(row["when_fired"]["wins"]), str(row["when_fired"]["seats"])]
-        assert cells[-2] == f"{row['test']['p']:.4f}"
+        if row["never_fired"]:  # said in words, not a win rate of 0% over no seats
+            assert cells[2:6] == ["never fired" if row["held"] else "never dealt", "0", "", ""]
+        else:
+            assert cells[2:4] == [str(row["when_fired"]["wins"]), str(row["when_fired"]["seats"])]
+        assert cells[-3] == (f"{row['test']['p']:.4f}" if row["test"] else "n/a (< 30)")
     t = summary["turns"]
     assert _body(parser, "turns")["turns"] == [str(t["mean"]), str(t["median"]), str(t["min"]), str(t["max"])]
     assert sum(b["turn_histogram"].values()) == summary["valid_games"]
@@ -234,7 +247,8 @@ def test_compare_tells_a_significant_difference_from_noise():
     assert c["heroes"]["A"]["a"] is None and c["heroes"]["A"]["b"]["wins"] == 3
     assert not compare(_run(100), _run(104))["sides"]["lord"]["test"]["significant"]
     text = format_comparison(c)
-    assert "two-proportion z-test" in text and "+20.0" in text and "*" in text
+    assert "two-proportion z-test" in text and "Benjamini–Hochberg" in text and "+20.0" in text and "*" in text
+    assert c["heroes"]["A"]["test"] is None  # 9 games: too few to test
 
 
 def test_a_name_one_run_lacks_or_a_count_of_no_games_is_not_shown_as_a_number():
@@ -246,12 +260,12 @@ def test_a_name_one_run_lacks_or_a_count_of_no_games_is_not_shown_as_a_number():
     assert c["turns_mean"] == {"a": None, "b": 30.0, "diff": None}  # no valid games: no mean length
     text = format_comparison(c)
     rows = {line.split()[0]: line for line in text.splitlines() if line.startswith("  ")}
-    assert rows["lord"].split() == ["lord", "--", "(0/0)", "57.0%", "(57/100)", "--"]
-    assert rows["A"].split() == ["A", "not", "in", "A", "33.3%", "(3/9)", "--"]
+    assert rows["lord"].split() == ["lord", "n/a", "(0/0)", "57.0%", "(57/100)", "n/a"]
+    assert rows["A"].split() == ["A", "n/a", "(not", "in", "A)", "33.3%", "(3/9)", "n/a"]
     assert "0.0% (0/0)" not in text and "+57.0" not in text and "p=" not in text
-    assert text.splitlines()[-1] == "mean turns: A --, B 30.0, difference --"
+    assert text.splitlines()[-1] == "mean turns: A n/a, B 30.0, difference n/a"
     page = render_comparison(c)
-    assert "not in this run" in page and "<td>0.0%</td>" not in page
+    assert "n/a (not in this run)" in page and "<td>0.0%</td>" not in page
 
 
 def test_compare_on_the_command_line(tmp_path, report):

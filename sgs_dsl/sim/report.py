@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from ..files import write_atomic
+from .significance import ALPHA, MIN_SAMPLE
 from .stats import CHECKED, describe_agents
 
 #: CJK fonts tried for hero and skill names, in order; without one the figures number the
@@ -106,9 +107,17 @@ def _roles_figure(pl: Plotter, roles: dict[str, Any], path: Path) -> None:
 
 
 def _heroes_figure(pl: Plotter, heroes: dict[str, Any], path: Path) -> None:
-    fig, ax = pl.plt.subplots(figsize=(6, 1.5 + 0.22 * len(heroes["heroes"])))
-    _bars(ax, pl, heroes["heroes"], heroes["mean"], "win rate by hero (dashed: mean of a seat)")
-    _save(fig, path, {"mean": 100 * heroes["mean"], "heroes": _rates(heroes["heroes"])})
+    """The headline: each hero's win rate adjusted for role (and seat), with its interval; a
+    hero with no estimate (alone in its strata) has no bar."""
+    table = heroes["heroes"]
+    rows = [{"rate": r["adjusted_rate"] or 0.0, "ci95": r["adjusted_ci95"] or [0.0, 0.0], "flag": r["flag"]}
+            for r in table.values()]
+    fig, ax = pl.plt.subplots(figsize=(6, 1.5 + 0.22 * len(table)))
+    _bars(ax, pl, dict(zip(table, rows, strict=True)), heroes["mean"],
+          f"win rate by hero, adjusted for {heroes['strata'].replace('+', ' and ')}\n(dashed: mean of a seat)")
+    ax.set_xlabel("adjusted win rate (%)")
+    _save(fig, path, {"mean": 100 * heroes["mean"], "heroes": {
+        name: None if r["adjusted_rate"] is None else 100 * r["adjusted_rate"] for name, r in table.items()}})
 
 
 def _by_role_figure(pl: Plotter, heroes: dict[str, Any], path: Path) -> None:
@@ -121,7 +130,14 @@ def _by_role_figure(pl: Plotter, heroes: dict[str, Any], path: Path) -> None:
     _save(fig, path, {role: _rates(table["heroes"]) for role, table in roles.items()})
 
 
+def _percent(row: dict[str, Any]) -> float | None:
+    return None if row["rate"] is None else 100 * row["rate"]
+
+
 def _skills_figure(pl: Plotter, skills: dict[str, Any], path: Path) -> None:
+    """Times fired, and the holders' win rate when it fired and when not; a side with no
+    seats (a skill that never fired, or always did) has no point, and a skill that never fired
+    says so where its point would be."""
     names = list(skills)
     fig, (left, right) = pl.plt.subplots(1, 2, figsize=(10, 1.5 + 0.22 * max(1, len(names))))
     y = list(range(len(names)))[::-1]
@@ -130,15 +146,20 @@ def _skills_figure(pl: Plotter, skills: dict[str, Any], path: Path) -> None:
     left.set_xlabel("times fired")
     left.set_title("skills by how often they fired")
     for key, shift, colour in (("when_fired", 0.2, "#2a9d3f"), ("when_not", -0.2, "#999999")):
-        rows = [s[key] for s in skills.values()]
-        right.errorbar([100 * r["rate"] for r in rows], [v + shift for v in y], xerr=_errors(rows), fmt="o",
+        shown = [(v, s[key]) for v, s in zip(y, skills.values(), strict=True) if s[key]["rate"] is not None]
+        rows = [row for _, row in shown]
+        right.errorbar([100 * r["rate"] for r in rows], [v + shift for v, _ in shown], xerr=_errors(rows), fmt="o",
                        color=colour, label=key.replace("_", " "), capsize=2)
+    for v, s in zip(y, skills.values(), strict=True):
+        if s["never_fired"]:
+            right.text(2, v, "never fired" if s["held"] else "never dealt", va="center", fontsize=8, color="#c0392b")
     right.set_yticks(y, pl.names(names))
     right.set_xlim(0, 100)
     right.set_xlabel("win rate of the seats holding it (%)")
     right.legend(loc="lower right")
-    _save(fig, path, {name: {"fired": s["fired"], "when_fired": 100 * s["when_fired"]["rate"],
-                             "when_not": 100 * s["when_not"]["rate"]} for name, s in skills.items()})
+    _save(fig, path, {name: {"fired": s["fired"], "never_fired": s["never_fired"],
+                             "when_fired": _percent(s["when_fired"]), "when_not": _percent(s["when_not"])}
+                      for name, s in skills.items()})
 
 
 def _turns_figure(pl: Plotter, histogram: dict[str, int], path: Path) -> None:
@@ -194,23 +215,60 @@ def table(table_id: str, headers: Sequence[str], rows: Sequence[Sequence[Any]],
     return f'<table id="{table_id}"><tr>{head}</tr>{"".join(body)}</table>'
 
 
-def _rate_cells(row: dict[str, Any], count: str = "games") -> list[Any]:
+def _rate_cells(row: dict[str, Any], count: str = "games", none: str = "n/a") -> list[Any]:
+    """won, trials, rate, interval; ``none`` for the rate and interval over no trials."""
+    if row["rate"] is None:
+        return [row["wins"], row[count], none, none]
     return [row["wins"], row[count], pct(row["rate"]), ci(row)]
 
 
+def _test_cells(test: dict[str, Any] | None) -> list[str]:
+    """p and BH-adjusted q, or why there is no test."""
+    if test is None:
+        return [f"n/a (< {MIN_SAMPLE})", ""]
+    return [f"{test['p']:.4f}", f"{test['q']:.4f}"]
+
+
+def points(x: float) -> str:
+    """A difference of proportions in percentage points, signed."""
+    return f"{100 * x:+.1f}"
+
+
+def _headline_cells(r: dict[str, Any]) -> list[Any]:
+    if r["excess"] is None:
+        return ["n/a", "n/a", "n/a", "n/a"]
+    lo, hi = r["excess_ci95"]
+    return [f"{r['expected']:.1f}", points(r["excess"]), f"{points(lo)} – {points(hi)}", pct(r["adjusted_rate"])]
+
+
 def _hero_table(table_id: str, heroes: dict[str, dict[str, Any]]) -> str:
-    rows = [[f"#{i + 1} {name}", *_rate_cells(r), r["flag"]] for i, (name, r) in enumerate(heroes.items())]
-    return table(table_id, ["hero", "won", "seats", "win rate", "95% interval", "flag"], rows,
+    """The headline: raw rate, then expected wins, excess and adjusted rate, the test, flag."""
+    rows = [[f"#{i + 1} {name}", *_rate_cells(r), *_headline_cells(r), *_test_cells(r["test"]), r["flag"]]
+            for i, (name, r) in enumerate(heroes.items())]
+    return table(table_id, ["hero", "won", "seats", "win rate", "95% interval", "expected wins",
+                             "excess (points)", "95% interval", "adjusted win rate", "p", "q (BH)", "flag"], rows,
+                 [r["flag"] for r in heroes.values()])
+
+
+def _role_table(table_id: str, heroes: dict[str, dict[str, Any]]) -> str:
+    rows = [[f"#{i + 1} {name}", *_rate_cells(r), *_test_cells(r["test"]), r["flag"]]
+            for i, (name, r) in enumerate(heroes.items())]
+    return table(table_id, ["hero", "won", "seats", "win rate", "95% interval", "p", "q (BH)", "flag"], rows,
                  [r["flag"] for r in heroes.values()])
 
 
 def _skill_table(skills: dict[str, Any]) -> str:
-    rows = [[f"#{i + 1} {name}", s["fired"], s["games"], *_rate_cells(s["when_fired"], "seats"),
-             *_rate_cells(s["when_not"], "seats"), f"{s['test']['p']:.4f}", "yes" if s["test"]["significant"] else ""]
+    def fired_cells(s: dict[str, Any]) -> list[Any]:
+        if s["never_fired"]:
+            return ["never fired" if s["held"] else "never dealt", 0, "", ""]
+        return _rate_cells(s["when_fired"], "seats")
+
+    rows = [[f"#{i + 1} {name}", s["fired"], s["games"], *fired_cells(s), *_rate_cells(s["when_not"], "seats"),
+             *_test_cells(s["test"]), "yes" if s["test"] and s["test"]["significant"] else ""]
             for i, (name, s) in enumerate(skills.items())]
     return table("skills", ["skill", "fired", "games", "won (fired)", "seats (fired)", "win rate (fired)",
                             "95% interval", "won (not)", "seats (not)", "win rate (not)", "95% interval",
-                            "p", "significant"], rows)
+                            "p", "q (BH)", "significant"], rows)
 
 
 def _image(path: Path) -> str:
@@ -231,23 +289,42 @@ def render_html(summary: dict[str, Any], figures: Sequence[Path]) -> str:
     """index.html for a balance summary and its figures (embedded)."""
     b = summary["balance"]
     img = {p.name: _image(p) for p in figures}
+    h = b["heroes"]
     parts = [_heading(summary), "<h2>Win rate by role</h2>",
              table("roles", ["role", "won", "games", "win rate", "95% interval"],
                    [[role, *_rate_cells(r)] for role, r in b["roles"].items()]), img.get("roles.png", ""),
-             "<h2>Win rate by hero</h2>",
-             f"<p class='note'>Mean win rate of a seat: {pct(b['heroes']['mean'])}. Flagged: the whole 95% "
-             "interval lies above (green) or below (red) the mean.</p>",
-             _hero_table("heroes", b["heroes"]["heroes"]), img.get("heroes.png", ""), "<h2>By role</h2>"]
-    for role, t in b["heroes"]["by_role"].items():
-        parts += [f"<h3>{html.escape(role)} (mean {pct(t['mean'])})</h3>", _hero_table(f"heroes-{role}", t["heroes"])]
+             f"<h2>Win rate by hero, adjusted for {h['strata'].replace('+', ' and ')}</h2>", _hero_note(h), _hero_table("heroes", h["heroes"]),
+             img.get("heroes.png", ""), "<h2>By role</h2>",
+             f"<p class='note'>Each hero against the other heroes of the same role; flagged as above, the "
+             f"correction over all {h.get('by_role_tested', 0)} hero-role rows tested.</p>"]
+    for role, t in h["by_role"].items():
+        parts += [f"<h3>{html.escape(role)} (mean {pct(t['mean'])})</h3>", _role_table(f"heroes-{role}", t["heroes"])]
     parts += [img.get("heroes_by_role.png", ""), "<h2>Skills</h2>",
               "<p class='note'>Win rate of the seats whose hero holds the skill, in games where it fired "
-              "and where it did not; p: two-sided pooled two-proportion z-test (significant below 0.05).</p>",
+              "and where it did not; p: two-sided pooled two-proportion z-test, q: p corrected by "
+              f"Benjamini–Hochberg over the {_tested(b['skills'])} skills tested (significant when q ≤ {ALPHA}); "
+              f"a side with fewer than {MIN_SAMPLE} seats is not tested. <em>never fired</em>: held by some "
+              "seat but never fired (no win rate, not 0%); <em>never dealt</em>: no seat held it.</p>",
               _skill_table(b["skills"]), img.get("skills.png", ""), "<h2>Game length</h2>",
               table("turns", ["turns", "mean", "median", "min", "max"],
                     [["turns", summary["turns"]["mean"], summary["turns"]["median"], summary["turns"]["min"],
                       summary["turns"]["max"]]]), img.get("turns.png", "")]
     return page(f"balance: {summary['ruleset']}", "\n".join(parts))
+
+
+def _tested(rows: dict[str, Any]) -> int:
+    return sum(r["test"] is not None for r in rows.values())
+
+
+def _hero_note(h: dict[str, Any]) -> str:
+    by = h["strata"].replace("+", " and ")
+    return (f"<p class='note'>Each of a hero's seats is compared with the other heroes' seats of the same {by}: "
+            f"expected wins are what they won from the same seats; excess = (won − expected) / seats, in "
+            f"points; adjusted win rate = the mean win rate of a seat ({pct(h['mean'])}) + excess. p: stratified "
+            f"score test of the excess; q: p corrected by Benjamini–Hochberg over the {h['tested']} heroes "
+            f"tested (flagged when q ≤ {ALPHA}: green above, red below). A hero with fewer than {MIN_SAMPLE} "
+            "seats compared is not tested; one alone in its strata has no estimate (n/a). The raw win rate "
+            "mixes roles: a lord candidate's is mostly the lord side's.</p>")
 
 
 def page(title: str, body: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.modes import MODE_SPECS
@@ -191,22 +191,40 @@ def agent_stats(records: Sequence[GameRecord], clean: Sequence[GameRecord], mode
     return {"by_seat": by_seat, "by_role": by_role, "wins": wins}
 
 
-def skill_stats(records: Sequence[GameRecord], skills: Sequence[str]) -> dict[str, Any]:
+def skill_stats(records: Sequence[GameRecord], skills: Sequence[str],
+                held: Mapping[str, Sequence[str]] | None = None) -> dict[str, Any]:
     """Per skill of ``skills``: times it fired over the batch and games it fired in (most
-    first), and the skills that never fired (in the given order)."""
+    first), and the skills that never fired (in the given order). With ``held`` (hero -> its
+    skills) each row also has ``seats``, the seats whose heroes held it, so that a skill no
+    seat held (``never_dealt``) is told from one held and never fired."""
     fired: Counter[str] = Counter()
     games: Counter[str] = Counter()
     for r in records:
         for name, count in r.fired:
             fired[name] += count
             games[name] += count > 0
-    rows = {name: {"fired": fired[name], "games": games[name]}
+    seats = _holders(records, held) if held is not None else None
+    rows = {name: {"fired": fired[name], "games": games[name], **({"seats": seats[name]} if seats else {})}
             for name in sorted(skills, key=lambda k: (-fired[k], list(skills).index(k)))}
-    return {"skills": rows, "never_fired": [name for name in skills if not fired[name]]}
+    out: dict[str, Any] = {"skills": rows, "never_fired": [name for name in skills if not fired[name]]}
+    if seats is not None:
+        out["never_dealt"] = [name for name in skills if not seats[name]]
+    return out
+
+
+def _holders(records: Sequence[GameRecord], held: Mapping[str, Sequence[str]]) -> Counter[str]:
+    """Seats whose heroes held each skill, over the batch."""
+    seats: Counter[str] = Counter()
+    for r in records:
+        for hero in r.heroes:
+            names = hero if isinstance(hero, tuple) else (hero,)
+            seats.update({s for name in names for s in held.get(name, ())})
+    return seats
 
 
 def format_skill_stats(stats: dict[str, Any]) -> str:
-    """The per-skill table ``sgs simulate --skill-stats`` prints."""
+    """The per-skill table ``sgs simulate --skill-stats`` prints: a skill that never fired says
+    so ("never fired", or "never dealt" when no seat held it), not a row of zeros."""
     rows = stats["skills"]
     if not rows:
         return "skill stats: the ruleset has no hero skills"
@@ -214,7 +232,12 @@ def format_skill_stats(stats: dict[str, Any]) -> str:
     lines = ["skills fired (times, games):"]
     for name, row in rows.items():
         pad = " " * max(0, width - len(name) * 2)
-        lines.append(f"  {name}{pad} {row['fired']:>8} {row['games']:>7}")
+        if row["fired"]:
+            lines.append(f"  {name}{pad} {row['fired']:>8} {row['games']:>7}")
+        else:
+            seats = row.get("seats")
+            held = f" (held by {seats} seat{'s' if seats != 1 else ''})" if seats else ""
+            lines.append(f"  {name}{pad} {'never dealt' if row.get('seats') == 0 else 'never fired' + held}")
     never = stats["never_fired"]
     lines.append(f"never fired: {'、'.join(never) if never else 'none'}")
     return "\n".join(lines)
