@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 import attr
 
 from ..core import model
-from ..core.model import RulesError
 from .history import History
 from .parts import DEFAULT_PARTS
 
@@ -46,8 +45,10 @@ _LAZY_TABLES = (*_LAZY_DICTS, "_listeners", "_filter_table", "_forbid_table", "_
 _RULINGS_LOGS = ("turn_log", "phase_log", "skipped_log", "fight_log")
 
 
-class ForkError(RulesError):
-    """The game's state cannot be copied as it stands (a closure in it, a copy mid-turn)."""
+class ForkError(Exception):
+    """The game's state cannot be copied as it stands (a closure in it, a copy mid-turn): a
+    fault of the tool asking, not of a rules text (a plain exception: the compiled build's
+    `RulesError` takes no Python subclass)."""
 
 
 def _state_classes(game: Game) -> tuple[type, ...]:
