@@ -14,12 +14,12 @@ COMPILED_MODULES = (
     # the core the compiler and the engine share
     "sgs_dsl.core.defs", "sgs_dsl.core.model", "sgs_dsl.core.modes", "sgs_dsl.core.vocab",
     "sgs_dsl.core.windows",
-    # the engine: the game's processes, the decision protocol, the invariants
+    # the engine: the game's processes, the decision protocol, the invariants, the forward model
     "sgs_dsl.engine.attached", "sgs_dsl.engine.bound_modifiers", "sgs_dsl.engine.choices",
     "sgs_dsl.engine.damage_rules", "sgs_dsl.engine.decisions", "sgs_dsl.engine.describe",
-    "sgs_dsl.engine.extra_turns", "sgs_dsl.engine.filters", "sgs_dsl.engine.game_start",
+    "sgs_dsl.engine.extra_turns", "sgs_dsl.engine.filters", "sgs_dsl.engine.forking", "sgs_dsl.engine.game_start",
     "sgs_dsl.engine.history", "sgs_dsl.engine.hp", "sgs_dsl.engine.interfaces",
-    "sgs_dsl.engine.invariants", "sgs_dsl.engine.kernel", "sgs_dsl.engine.labelled",
+    "sgs_dsl.engine.invariants", "sgs_dsl.engine.kernel", "sgs_dsl.engine.knowledge", "sgs_dsl.engine.labelled",
     "sgs_dsl.engine.moves", "sgs_dsl.engine.pindian", "sgs_dsl.engine.prohibits",
     "sgs_dsl.engine.questioning", "sgs_dsl.engine.seats", "sgs_dsl.engine.skills",
     "sgs_dsl.engine.state", "sgs_dsl.engine.triggers", "sgs_dsl.engine.turn", "sgs_dsl.engine.using",

@@ -209,7 +209,7 @@ class Unasked:
         raise ForkError("a turn's starting copy was asked a question: branch it first")
 
 
-@attr.s(auto_attribs=True, slots=True)
+@attr.s(auto_attribs=True)
 class Replica:
     """A private copy of a game that no agent answers, taken as its first turn started: it is
     brought to the start of a later turn when a branch needs it, by replaying the answers the
