@@ -17,7 +17,7 @@ from ..core.model import GameOver, Player
 from ..core.modes import HEGEMONY
 from ..core.native import mypyc_attr
 from ..engine.decisions import Option
-from .base import Dealer, Mode
+from .base import Dealer, Mode, Placed, placed_cards, unplaced
 
 if TYPE_CHECKING:
     from ..compiler.library import General, Library
@@ -87,14 +87,21 @@ class HegemonyMode(Mode):
     def dealt(self, players: int) -> int:
         return self.option("generals") or (5 if players >= 9 else 7)
 
-    def choose_heroes(self, game: Game, pool: list[General], rng: Dealer) -> None:
+    def choose_heroes(self, game: Game, pool: list[General], rng: Dealer, placed: Placed | None = None) -> None:
         """Each player is dealt 7 generals (5 at 9-12 players; fewer from a small package) and
-        chooses two of one kingdom, face down: the head, then the deputy (seed 001)."""
-        cards = list(pool)
+        chooses two of one kingdom, face down: the head, then the deputy (seed 001). A `placed`
+        general is one of its seat's two, the head or the deputy as the seat chooses; the other
+        is one of its kingdom among the generals dealt to the seat (one more is dealt to it from
+        those left when it holds none)."""
+        fixed = placed_cards(pool, placed)
+        cards = unplaced(pool, fixed)
         rng.shuffle(cards)
         n = len(game.players)
-        hands = _deal(cards, n, min(self.dealt(n), len(cards) // n), rng)
-        picks = [(p, self._pick_pair(game, p, hands[p.seat])) for p in game.players]
+        hands = _deal(cards, n, min(self.dealt(n), len(pool) // n), rng)
+        for seat, general in fixed.items():
+            hands[seat] = _with_mate(general, hands[seat], cards, hands)
+        picks = [(p, self._pick_pair(game, p, hands[p.seat]) if p.seat not in fixed
+                  else self._pick_beside(game, p, hands[p.seat], fixed[p.seat])) for p in game.players]
         for p, (head, deputy) in picks:
             self.seat_generals(game, p, head, deputy)
         game.skills.changed_skills()
@@ -105,6 +112,16 @@ class HegemonyMode(Mode):
         mates = [g for g in hand if g is not head and g.kingdom == head.kingdom]
         deputy = game.ask(p, "hero", "選擇副將", [Option(g.name, g) for g in mates], "選將").value
         return head, deputy
+
+    def _pick_beside(self, game: Game, p: Player, hand: list[General], placed: General) -> tuple[General, General]:
+        """The placed general and one of its kingdom from the hand: the head is either (the
+        placed one offered first), the other is the deputy."""
+        mates = [g for g in hand if g.kingdom == placed.kingdom]
+        head = game.ask(p, "hero", "選擇主將", [Option(g.name, g) for g in [placed, *mates]], "選將").value
+        if head is not placed:
+            return head, placed
+        deputy = game.ask(p, "hero", "選擇副將", [Option(g.name, g) for g in mates], "選將").value
+        return placed, deputy
 
     def seat_generals(self, game: Game, p: Player, head: General, deputy: General) -> None:
         """The two generals face down: max hp from their halves; no name, gender or kingdom yet."""
@@ -507,6 +524,19 @@ def _deal(cards: list[General], n: int, each: int, rng: Dealer) -> list[list[Gen
         while len(hand) < each and pool:
             hand.append(pool.pop())
     return hands
+
+
+def _with_mate(placed: General, hand: list[General], cards: list[General],
+               hands: list[list[General]]) -> list[General]:
+    """A placed seat's hand, holding a general of the placed one's kingdom: as dealt, or with
+    the first such general left undealt added."""
+    if any(g.kingdom == placed.kingdom for g in hand):
+        return hand
+    left = [g for g in cards if not any(g is o for h in hands for o in h)]
+    mate = next((g for g in left if g.kingdom == placed.kingdom), None)
+    if mate is None:
+        raise ValueError(f"no general of {placed.name}'s kingdom is left to pair with it")
+    return [*hand, mate]
 
 
 def _pairs(hand: list[General]) -> bool:
