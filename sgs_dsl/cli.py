@@ -545,6 +545,33 @@ agent_option = click.option(
     help="The agent of a role (lord, loyalist, rebel, renegade; 主公 ...) or of a seat (1-based), "
     "over --agents (repeatable): --agent lord=heuristic --agent 3=random.",
 )
+hero_option = click.option(
+    "--hero", "hero_items", multiple=True, metavar="SEAT=NAME",
+    help="Put a hero on a seat (1-based) in every game, its name in either script or its id (repeatable): "
+    "--hero 1=曹操 --hero 3=關羽. On the lord's seat it is the lord's hero; in 國戰 it is one of the seat's two "
+    "generals. Nobody else is dealt it.",
+)
+feature_option = click.option(
+    "--feature", "featured", default=None, metavar="NAME",
+    help="Put this hero in every game, on a seat that turns game by game (game i: seat i mod players, "
+    "over the seats --hero leaves free), the other heroes drawn as usual. The report counts its games "
+    "by seat and its wins by side.",
+)
+
+
+def hero_placement(library: Any, ruleset: str, players: int, items: Sequence[str],
+                   featured: str | None = None) -> Any:
+    """The HeroPlacement of --hero/--feature for this table; a usage error (exit 2) with a hint."""
+    from sgs_dsl.game import ruleset_heroes
+    from sgs_dsl.placement import PlacementError, parse_placement
+
+    rules = library.ruleset(ruleset)
+    pool = ruleset_heroes(library, ruleset) if rules.heroes else []
+    everyone = [*library.heroes.values(), *library.generals.values()]
+    try:
+        return parse_placement(items, featured, pool, players, ruleset, everyone)
+    except PlacementError as bad:
+        raise click.BadParameter(f"{bad}; {bad.hint}", param_hint=f"'{bad.option}'") from None
 
 
 def _batch_table(extra: tuple[Path, ...], ruleset: str | None, players: int | None, agents_all: str | None,
@@ -623,8 +650,9 @@ def check(paths: tuple[Path, ...]) -> None:
 @max_turns_option
 @library_option
 @invariants_option
+@hero_option
 def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: int, extra: tuple[Path, ...],
-        invariants: str) -> None:
+        invariants: str, hero_items: tuple[str, ...]) -> None:
     """Play one game with random agents and print its log.
 
     \b
@@ -635,13 +663,15 @@ def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: i
     name = resolve_ruleset(library, ruleset)
     players = seat_count(library, name, players)
     check_table(library, name, players)
+    placed = hero_placement(library, name, players, hero_items).for_game(0, players)
     if seed is None:
         import secrets
 
         seed = secrets.randbelow(2**31)
     from sgs_dsl.game import play_game, turn_cap
 
-    result = play_game(library, name, players, seed, log=True, max_turns=max_turns, invariants=invariants)
+    result = play_game(library, name, players, seed, log=True, max_turns=max_turns, invariants=invariants,
+                       placed=placed)
     _out(f"# ruleset {name}, {players} players, seed {seed}")
     for line in result.log:
         _out(line)
@@ -658,8 +688,9 @@ def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: i
               help="The agent of the other seats.")
 @max_turns_option
 @library_option
+@hero_option
 def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, ai: str, max_turns: int,
-         extra: tuple[Path, ...]) -> None:
+         extra: tuple[Path, ...], hero_items: tuple[str, ...]) -> None:
     """Take a seat at the terminal against the computer: answer each question by its number.
 
     \b
@@ -674,6 +705,7 @@ def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, 
     check_table(library, name, players)
     if seat > players:
         raise click.BadParameter(f"{seat} is not a seat of this table: choose 1 to {players}", param_hint="'--seat'")
+    placed = hero_placement(library, name, players, hero_items).for_game(0, players)
     if seed is None:
         import secrets
 
@@ -685,7 +717,7 @@ def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, 
     _out(f"# ruleset {name}, {players} players, seed {seed}; you are seat {seat}")
     try:
         result = play_game(library, name, players, seed, log=True, max_turns=max_turns,
-                           agents=_play_agents(players, seat - 1, person, ai, seed))
+                           agents=_play_agents(players, seat - 1, person, ai, seed), placed=placed)
     except LeftGame as left:
         _err(f"{left}: the game stops here")
         sys.exit(left.status)
@@ -836,6 +868,8 @@ def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **o
 @agents_option
 @agent_option
 @invariants_option
+@hero_option
+@feature_option
 def simulate(
     ruleset: str | None,
     players: int | None,
@@ -853,6 +887,8 @@ def simulate(
     agents_all: str | None,
     agent_items: tuple[str, ...],
     invariants: str,
+    hero_items: tuple[str, ...],
+    featured: str | None,
 ) -> None:
     """Play many games (random agents, or --agents/--agent); print win rates by role and game statistics.
 
@@ -865,14 +901,16 @@ def simulate(
 
     jobs = _backend_jobs(backend, address, jobs)
     files, library, name, players, agents = _batch_table(extra, ruleset, players, agents_all, agent_items)
+    placement = hero_placement(library, name, players, hero_items, featured)
     batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
                         library=library, game_timeout=game_timeout, backend=backend, address=address,
-                        agents=agents, invariants=invariants)
+                        agents=agents, invariants=invariants, placement=placement)
     from sgs_dsl.game import turn_cap
 
     report = summarize(batch.records, ruleset=name, players=players, seed=seed,
                        max_turns=turn_cap(library, name, max_turns), elapsed_s=batch.elapsed_s,
-                       mode=library.ruleset(name).mode, agent_spec=agents.as_json(), invariants=invariants)
+                       mode=library.ruleset(name).mode, agent_spec=agents.as_json(), invariants=invariants,
+                       placement=placement.as_json())
     if skill_stats:
         from sgs_dsl.catalog import heroes_of
         from sgs_dsl.sim.stats import format_skill_stats
@@ -943,7 +981,7 @@ def _make_folder(out: Path) -> None:
 
 
 def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns: int, batch: Any,
-                     agents: Any, invariants: str) -> dict[str, Any]:
+                     agents: Any, invariants: str, placement: Any) -> dict[str, Any]:
     """The simulate report of the batch, with its `balance` section over the clean games."""
     from sgs_dsl.catalog import heroes_of
     from sgs_dsl.game import turn_cap
@@ -953,7 +991,8 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
     mode = library.ruleset(name).mode
     summary = summarize(batch.records, ruleset=name, players=players, seed=seed,
                         max_turns=turn_cap(library, name, max_turns),
-                        elapsed_s=batch.elapsed_s, mode=mode, agent_spec=agents.as_json(), invariants=invariants)
+                        elapsed_s=batch.elapsed_s, mode=mode, agent_spec=agents.as_json(), invariants=invariants,
+                        placement=placement.as_json())
     clean = [r for r in batch.records if not r.failed and not r.timed_out]
     skills = {h.name: [s.name for s in h.skills] for h in heroes_of(library, name)}
     summary["balance"] = numbers = balance_numbers(clean, skills, mode)
@@ -981,9 +1020,12 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
 @library_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar (there is none when stderr is not a terminal).")
 @invariants_option
+@hero_option
+@feature_option
 def balance(ruleset: str | None, players: int | None, games: int, seed: int, agents_all: str | None,
             agent_items: tuple[str, ...], jobs: int, out: Path | None, compare: tuple[Path, Path] | None,
-            max_turns: int, extra: tuple[Path, ...], quiet: bool, invariants: str) -> None:
+            max_turns: int, extra: tuple[Path, ...], quiet: bool, invariants: str, hero_items: tuple[str, ...],
+            featured: str | None) -> None:
     """A balance report: win rates by role, by hero and by skill, with 95% intervals, and game length.
 
     \b
@@ -999,9 +1041,10 @@ def balance(ruleset: str | None, players: int | None, games: int, seed: int, age
                                click.get_current_context())
     _need_matplotlib()
     files, library, name, players, agents = _batch_table(extra, ruleset, players, agents_all, agent_items)
+    placement = hero_placement(library, name, players, hero_items, featured)
     batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
-                        library=library, agents=agents, invariants=invariants)
-    summary = _balance_summary(library, name, players, seed, max_turns, batch, agents, invariants)
+                        library=library, agents=agents, invariants=invariants, placement=placement)
+    summary = _balance_summary(library, name, players, seed, max_turns, batch, agents, invariants, placement)
     from sgs_dsl.sim.report import write_report
     from sgs_dsl.sim.stats import format_summary
 
