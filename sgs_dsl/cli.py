@@ -562,14 +562,16 @@ feature_option = click.option(
 def hero_placement(library: Any, ruleset: str, players: int, items: Sequence[str],
                    featured: str | None = None) -> Any:
     """The HeroPlacement of --hero/--feature for this table; a usage error (exit 2) with a hint."""
-    from sgs_dsl.game import ruleset_heroes
+    from sgs_dsl.modes import make_mode
     from sgs_dsl.placement import PlacementError, parse_placement
 
     rules = library.ruleset(ruleset)
-    pool = ruleset_heroes(library, ruleset) if rules.heroes else []
+    mode = make_mode(rules)
+    pool = mode.hero_pool(library, rules.heroes) if rules.heroes else []
     everyone = [*library.heroes.values(), *library.generals.values()]
     try:
-        return parse_placement(items, featured, pool, players, ruleset, everyone)
+        return parse_placement(items, featured, pool, players, ruleset, everyone,
+                               lambda name: mode.placement_problem(pool, name))
     except PlacementError as bad:
         raise click.BadParameter(f"{bad}; {bad.hint}", param_hint=f"'{bad.option}'") from None
 

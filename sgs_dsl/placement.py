@@ -9,7 +9,7 @@ small and picklable: it travels to worker processes and Ray actors."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -56,12 +56,21 @@ class HeroPlacement:
         return {"heroes": {str(s + 1): name for s, name in self.fixed}, "featured": self.featured}
 
 
+#: Why the mode cannot place a hero of its pool on a seat ("" when it can): `Mode.placement_problem`.
+Problem = Callable[[str], str]
+
+
+def _no_problem(name: str) -> str:
+    return ""
+
+
 def parse_placement(items: Sequence[str], featured: str | None, pool: Sequence[Any], players: int,
-                    ruleset: str, library_heroes: Sequence[Any] = ()) -> HeroPlacement:
+                    ruleset: str, library_heroes: Sequence[Any] = (), problem: Problem = _no_problem) -> HeroPlacement:
     """The placement of ``--hero SEAT=NAME ...`` and ``--feature NAME`` at a table of `players`
     seats dealing the heroes of `pool` (the mode's `hero_pool`: heroes, or 國戰's generals). A
     name is found in either script, or by its pinyin id. `library_heroes`, every hero of the
-    library, tells a hero of another package from a name that is nowhere. Raises
+    library, tells a hero of another package from a name that is nowhere; `problem`, the mode's
+    objection to placing a hero (國戰: a general alone of its kingdom). Raises
     :class:`PlacementError`."""
     if not items and featured is None:
         return HeroPlacement()
@@ -73,6 +82,7 @@ def parse_placement(items: Sequence[str], featured: str | None, pool: Sequence[A
     fixed: dict[int, str] = {}
     for item in items:
         seat, name = _seat_and_hero(item, pool, players, ruleset, library_heroes)
+        _check(problem, name, "--hero")
         if seat in fixed:
             raise PlacementError(f"--hero gives seat {seat + 1} twice ({fixed[seat]} and {name})",
                                  "give each seat one hero")
@@ -81,8 +91,16 @@ def parse_placement(items: Sequence[str], featured: str | None, pool: Sequence[A
             raise PlacementError(f"--hero places {name} on seats {first + 1} and {seat + 1}",
                                  "a hero sits at one seat only: place it once")
         fixed[seat] = name
-    return HeroPlacement(tuple(sorted(fixed.items())), _featured(featured, fixed, pool, players, ruleset,
-                                                                  library_heroes))
+    hero = _featured(featured, fixed, pool, players, ruleset, library_heroes)
+    if hero is not None:
+        _check(problem, hero, "--feature")
+    return HeroPlacement(tuple(sorted(fixed.items())), hero)
+
+
+def _check(problem: Problem, name: str, option: str) -> None:
+    why = problem(name)
+    if why:
+        raise PlacementError(f"{option} {name}: {why}", "place another hero, or add heroes to the ruleset", option)
 
 
 def _featured(name: str | None, fixed: dict[int, str], pool: Sequence[Any], players: int, ruleset: str,

@@ -105,6 +105,10 @@ class Mode:
         which nobody else is dealt; without it, the mode's own selection for every seat."""
         raise NotImplementedError
 
+    def placement_problem(self, pool: list[Any], name: str) -> str:
+        """Why the pool's hero `name` cannot be placed on a seat (`Placed`), or "" when it can."""
+        return ""
+
     def opening(self, game: Game) -> str:
         """The first line of the game's log, once the seats have their heroes."""
         return f"{self.spec.title} {len(game.players)}人"
