@@ -74,20 +74,24 @@ class Team3v3Mode(Mode):
         game.log(f"備選英雄池：{'、'.join(h.name for h in heroes)}")
         first = self._pick_order(game, rng)
         for p in self._pick_seats(game, first):
-            if p.seat in fixed:
-                seat_hero(p, fixed[p.seat], 0)
-                game.log(f"{p.seat + 1}號位{ROLE_ZH[p.role]}的武將是{fixed[p.seat].name}（指定）")
-                continue
-            hero = game.ask(p, "hero", "選擇武將", [Option(h.name, h) for h in heroes], "選將").value
-            heroes.remove(hero)
-            seat_hero(p, hero, 0)
-            game.log(f"{p.seat + 1}號位{ROLE_ZH[p.role]}選擇了{hero.name}")
+            self._pick(game, p, heroes, fixed.get(p.seat))
         second = self.leader(game, 1 - first)
         acts_first = game.ask(second, "order", "選擇行動順序", [Option("先行動", True), Option("後行動", False)],
                               ACTION_ASKER).value
         self.first_team = 1 - first if acts_first else first
         game.log(f"{TEAM_ZH[TEAMS[1 - first]]}後選將，選擇{'先' if acts_first else '後'}行動")
         game.skills.changed_skills()
+
+    def _pick(self, game: Game, p: Player, heroes: list[Hero], placed: Hero | None) -> None:
+        """The seat's pick: a hero from the shared pool, or the one placed for it."""
+        if placed is not None:
+            seat_hero(p, placed, 0)
+            game.log(f"{p.seat + 1}號位{ROLE_ZH[p.role]}的武將是{placed.name}（指定）")
+            return
+        hero = game.ask(p, "hero", "選擇武將", [Option(h.name, h) for h in heroes], "選將").value
+        heroes.remove(hero)
+        seat_hero(p, hero, 0)
+        game.log(f"{p.seat + 1}號位{ROLE_ZH[p.role]}選擇了{hero.name}")
 
     def _pick_order(self, game: Game, rng: Dealer) -> int:
         """The team that picks first: the leader with the higher number decides."""
