@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from seat_secrets import watched_parts, watching_agent
 
 from sgs_dsl.cli import main
 from sgs_dsl.compiler.library import load_library
-from sgs_dsl.game import play_game, ruleset_heroes, setup
+from sgs_dsl.game import play_game, ruleset_heroes, run, setup
 from sgs_dsl.placement import HeroPlacement, PlacementError, parse_placement
 from sgs_dsl.sim.batch import run_batch
 from sgs_dsl.sim.stats import strip_timing
@@ -97,6 +98,21 @@ def test_hegemony_pairs_a_placed_general_even_from_a_hand_without_its_kingdom(li
         for seat, name in enumerate(["張角", "曹操", "孫權", "劉備"]):
             cards = game.mode.generals[seat].cards
             assert name in [c.name for c in cards] and cards[0].kingdom == cards[1].kingdom
+
+
+@pytest.mark.parametrize("ruleset, players, seats", [
+    ("standard", 5, (0, 2)), ("standard", 8, (2, 4)), ("campus", 8, (3, 6)), ("campus_3v3", 6, (1, 3)), ("hegemony", 5, (0, 4)),
+])
+def test_placed_heroes_show_no_seat_what_it_may_not_know(library, ruleset, players, seats):
+    pool = [h.name for h in ruleset_heroes(library, ruleset)]
+    placed = {seat: pool[i] for i, seat in enumerate(seats)}
+    for seed in range(2):
+        game = setup(library, ruleset, players, seed, log=True, agent_factory=watching_agent,
+                     parts=watched_parts(), placed=placed)
+        result = run(game)
+        game.watch.finished()
+        assert result.error is None and not result.violations
+        assert game.watch.leaks == []
 
 
 def test_no_placement_plays_the_games_of_before(library):

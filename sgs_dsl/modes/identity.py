@@ -68,10 +68,12 @@ class IdentityMode(Mode):
         free = unplaced(pool, fixed)
         lord = next(p for p in players if p.role == "lord")
         others = [p for p in players if p is not lord]
-        chosen = fixed[lord.seat] if lord.seat in fixed else self._lord_choice(game, lord, free, rng)
-        seat_hero(lord, chosen, self.lord_bonus(len(players)))
         if lord.seat in fixed:
+            chosen = fixed[lord.seat]
+            seat_hero(lord, chosen, self.lord_bonus(len(players)))
             game.log(f"{lord.seat + 1}號位主公的武將是{chosen.name}（指定）")
+        else:
+            chosen = self._lord_choice(game, lord, free, rng)
         rest = [h for h in free if h is not chosen]
         rng.shuffle(rest)
         dealt = self._deal_others(rest, [p for p in others if p.seat not in fixed], len(pool), len(players))
@@ -89,7 +91,8 @@ class IdentityMode(Mode):
         game.skills.changed_skills()
 
     def _lord_choice(self, game: Game, lord: Player, pool: list[Hero], rng: Dealer) -> Hero:
-        """The lord's hero, chosen from the ruleset's lords in the pool and the first random others."""
+        """The lord's hero, chosen from the ruleset's lords in the pool and the first random
+        others, seated and shown."""
         lords = self.ruleset.lords if self.ruleset is not None else ()
         lord_heroes = [h for name in lords for h in pool if h.name == name]
         rest = [h for h in pool if h.name not in lords]
@@ -98,6 +101,7 @@ class IdentityMode(Mode):
         if not options:
             raise ValueError("the ruleset's hero packages have no heroes")
         chosen: Hero = game.ask(lord, "hero", "選擇武將（主公）", [Option(h.name, h) for h in options], "選將").value
+        seat_hero(lord, chosen, self.lord_bonus(len(game.players)))
         picked = f"{lord.seat + 1}號位主公選擇了{chosen.name}"  # the candidates are the chooser's to see
         game.log_hidden(f"{picked}（候選：{'、'.join(h.name for h in options)}）", picked, frozenset({lord.seat}))
         return chosen
