@@ -548,7 +548,7 @@ agent_option = click.option(
 hero_option = click.option(
     "--hero", "hero_items", multiple=True, metavar="SEAT=NAME",
     help="Put a hero on a seat (1-based) in every game, its name in either script or its id (repeatable): "
-    "--hero 1=曹操 --hero 3=關羽. On the lord's seat it is the lord's hero; in 國戰 it is one of the seat's two "
+    "--hero 3=NAME. On the lord's seat it is the lord's hero; in 國戰 it is one of the seat's two "
     "generals. Nobody else is dealt it.",
 )
 feature_option = click.option(

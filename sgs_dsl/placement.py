@@ -125,7 +125,7 @@ def _seat_and_hero(item: str, pool: Sequence[Any], players: int, ruleset: str,
     key, name = key.strip(), name.strip()
     if not sep or not key or not name:
         raise PlacementError(f"--hero {item!r} is not SEAT=NAME",
-                             "write a seat number (1-based) and a hero, e.g. --hero 1=曹操 --hero 3=關羽")
+                             "write a seat number (1-based) and a hero's name, e.g. --hero 3=NAME (`sgs heroes` lists them)")
     if not key.isdigit() or not 1 <= int(key) <= players:
         raise PlacementError(f"no seat '{key}' in --hero {item}: the table has {players} seats",
                              f"seats are numbered 1 to {players}")

@@ -152,7 +152,7 @@ def test_the_featured_hero_turns_over_the_free_seats_game_by_game():
 
 
 @pytest.mark.parametrize("items, featured, words", [
-    (["3"], None, ["is not SEAT=NAME", "--hero 1="]),
+    (["3"], None, ["is not SEAT=NAME", "--hero 3=NAME"]),
     (["=曹操"], None, ["is not SEAT=NAME"]),
     (["6=曹操"], None, ["no seat '6'", "1 to 5"]),
     (["0=曹操"], None, ["no seat '0'", "1 to 5"]),
