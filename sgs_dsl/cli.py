@@ -545,6 +545,35 @@ agent_option = click.option(
     help="The agent of a role (lord, loyalist, rebel, renegade; 主公 ...) or of a seat (1-based), "
     "over --agents (repeatable): --agent lord=heuristic --agent 3=random.",
 )
+hero_option = click.option(
+    "--hero", "hero_items", multiple=True, metavar="SEAT=NAME",
+    help="Put a hero on a seat (1-based) in every game, its name in either script or its id (repeatable): "
+    "--hero 3=NAME. On the lord's seat it is the lord's hero; in 國戰 it is one of the seat's two "
+    "generals. Nobody else is dealt it.",
+)
+feature_option = click.option(
+    "--feature", "featured", default=None, metavar="NAME",
+    help="Put this hero in every game, on a seat that turns game by game (game i: seat i mod players, "
+    "over the seats --hero leaves free), the other heroes drawn as usual. The report counts its games "
+    "by seat and its wins by side.",
+)
+
+
+def hero_placement(library: Any, ruleset: str, players: int, items: Sequence[str],
+                   featured: str | None = None) -> Any:
+    """The HeroPlacement of --hero/--feature for this table; a usage error (exit 2) with a hint."""
+    from sgs_dsl.modes import make_mode
+    from sgs_dsl.placement import PlacementError, parse_placement
+
+    rules = library.ruleset(ruleset)
+    mode = make_mode(rules)
+    pool = mode.hero_pool(library, rules.heroes) if rules.heroes else []
+    everyone = [*library.heroes.values(), *library.generals.values()]
+    try:
+        return parse_placement(items, featured, pool, players, ruleset, everyone,
+                               lambda name: mode.placement_problem(pool, name))
+    except PlacementError as bad:
+        raise click.BadParameter(f"{bad}; {bad.hint}", param_hint=f"'{bad.option}'") from None
 
 
 
@@ -653,8 +682,9 @@ def check(paths: tuple[Path, ...]) -> None:
 @max_turns_option
 @library_option
 @invariants_option
+@hero_option
 def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: int, extra: tuple[Path, ...],
-        invariants: str) -> None:
+        invariants: str, hero_items: tuple[str, ...]) -> None:
     """Play one game with random agents and print its log.
 
     \b
@@ -665,13 +695,15 @@ def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: i
     name = resolve_ruleset(library, ruleset)
     players = seat_count(library, name, players)
     check_table(library, name, players)
+    placed = hero_placement(library, name, players, hero_items).for_game(0, players)
     if seed is None:
         import secrets
 
         seed = secrets.randbelow(2**31)
     from sgs_dsl.game import play_game, turn_cap
 
-    result = play_game(library, name, players, seed, log=True, max_turns=max_turns, invariants=invariants)
+    result = play_game(library, name, players, seed, log=True, max_turns=max_turns, invariants=invariants,
+                       placed=placed)
     _out(f"# ruleset {name}, {players} players, seed {seed}")
     for line in result.log:
         _out(line)
@@ -688,8 +720,9 @@ def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: i
               help="The agent of the other seats.")
 @max_turns_option
 @library_option
+@hero_option
 def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, ai: str, max_turns: int,
-         extra: tuple[Path, ...]) -> None:
+         extra: tuple[Path, ...], hero_items: tuple[str, ...]) -> None:
     """Take a seat at the terminal against the computer: answer each question by its number.
 
     \b
@@ -704,6 +737,7 @@ def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, 
     check_table(library, name, players)
     if seat > players:
         raise click.BadParameter(f"{seat} is not a seat of this table: choose 1 to {players}", param_hint="'--seat'")
+    placed = hero_placement(library, name, players, hero_items).for_game(0, players)
     if seed is None:
         import secrets
 
@@ -715,7 +749,7 @@ def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, 
     _out(f"# ruleset {name}, {players} players, seed {seed}; you are seat {seat}")
     try:
         result = play_game(library, name, players, seed, log=True, max_turns=max_turns,
-                           agents=_play_agents(players, seat - 1, person, ai, seed))
+                           agents=_play_agents(players, seat - 1, person, ai, seed), placed=placed)
     except LeftGame as left:
         _err(f"{left}: the game stops here")
         sys.exit(left.status)
@@ -867,6 +901,8 @@ def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **o
 @agent_option
 @invariants_option
 @records_option
+@hero_option
+@feature_option
 def simulate(
     ruleset: str | None,
     players: int | None,
@@ -885,6 +921,8 @@ def simulate(
     agent_items: tuple[str, ...],
     invariants: str,
     records_path: Path | None,
+    hero_items: tuple[str, ...],
+    featured: str | None,
 ) -> None:
     """Play many games (random agents, or --agents/--agent); print win rates by role and game statistics.
 
@@ -897,14 +935,16 @@ def simulate(
 
     jobs = _backend_jobs(backend, address, jobs)
     files, library, name, players, agents = _batch_table(extra, ruleset, players, agents_all, agent_items)
+    placement = hero_placement(library, name, players, hero_items, featured)
     batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
                         library=library, game_timeout=game_timeout, backend=backend, address=address,
-                        agents=agents, invariants=invariants)
+                        agents=agents, invariants=invariants, placement=placement)
     from sgs_dsl.game import turn_cap
 
     report = summarize(batch.records, ruleset=name, players=players, seed=seed,
                        max_turns=turn_cap(library, name, max_turns), elapsed_s=batch.elapsed_s,
-                       mode=library.ruleset(name).mode, agent_spec=agents.as_json(), invariants=invariants)
+                       mode=library.ruleset(name).mode, agent_spec=agents.as_json(), invariants=invariants,
+                       placement=placement.as_json())
     if skill_stats:
         from sgs_dsl.catalog import heroes_of
         from sgs_dsl.sim.stats import format_skill_stats
@@ -977,7 +1017,7 @@ def _make_folder(out: Path) -> None:
 
 
 def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns: int, batch: Any,
-                     agents: Any, invariants: str, strata: str = "role") -> dict[str, Any]:
+                     agents: Any, invariants: str, placement: Any, strata: str = "role") -> dict[str, Any]:
     """The simulate report of the batch, with its `balance` section over the clean games."""
     from sgs_dsl.catalog import heroes_of
     from sgs_dsl.game import turn_cap
@@ -987,7 +1027,8 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
     mode = library.ruleset(name).mode
     summary = summarize(batch.records, ruleset=name, players=players, seed=seed,
                         max_turns=turn_cap(library, name, max_turns),
-                        elapsed_s=batch.elapsed_s, mode=mode, agent_spec=agents.as_json(), invariants=invariants)
+                        elapsed_s=batch.elapsed_s, mode=mode, agent_spec=agents.as_json(), invariants=invariants,
+                        placement=placement.as_json())
     clean = [r for r in batch.records if not r.failed and not r.timed_out]
     skills = {h.name: [s.name for s in h.skills] for h in heroes_of(library, name)}
     summary["balance"] = numbers = balance_numbers(clean, skills, mode, strata)
@@ -1019,10 +1060,12 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
 @click.option("--strata", type=click.Choice(["role", "role+seat"]), default="role", show_default=True,
               help="What a hero's headline win rate is adjusted for: each seat is compared with the other "
               "heroes' seats of the same role, or of the same role and seat number.")
+@hero_option
+@feature_option
 def balance(ruleset: str | None, players: int | None, games: int, seed: int, agents_all: str | None,
             agent_items: tuple[str, ...], jobs: int, out: Path | None, compare: tuple[Path, Path] | None,
             max_turns: int, extra: tuple[Path, ...], quiet: bool, invariants: str, records_path: Path | None,
-            strata: str) -> None:
+            strata: str, hero_items: tuple[str, ...], featured: str | None) -> None:
     """A balance report: win rates by role, by hero (adjusted for role) and by skill, and game length.
 
     Each family of tests is corrected by Benjamini-Hochberg; rows with fewer than 30
@@ -1044,9 +1087,11 @@ def balance(ruleset: str | None, players: int | None, games: int, seed: int, age
                                click.get_current_context())
     _need_matplotlib()
     files, library, name, players, agents = _batch_table(extra, ruleset, players, agents_all, agent_items)
+    placement = hero_placement(library, name, players, hero_items, featured)
     batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
-                        library=library, agents=agents, invariants=invariants)
-    summary = _balance_summary(library, name, players, seed, max_turns, batch, agents, invariants, strata)
+                        library=library, agents=agents, invariants=invariants, placement=placement)
+    summary = _balance_summary(library, name, players, seed, max_turns, batch, agents, invariants, placement,
+                               strata)
     _write_records(records_path, library, name, players, seed, batch)
     from sgs_dsl.sim.report import write_report
     from sgs_dsl.sim.stats import format_summary

@@ -18,7 +18,7 @@ from .engine.invariants import DEFAULT_LEVEL, InvariantBroken, InvariantLevel, I
 from .engine.kernel import Game
 from .engine.parts import DEFAULT_PARTS, Parts
 from .modes import make_mode
-from .modes.base import Mode
+from .modes.base import Mode, Placed
 
 if TYPE_CHECKING:
     from .compiler.library import Library
@@ -67,12 +67,17 @@ def ruleset_heroes(library: Library, ruleset: str) -> list[Any]:  # the mode's h
 
 
 def setup(library: Library, ruleset: str, players: int, seed: int, agents: list[Agent] | None = None,
-          log: bool = False, agent_factory: AgentFactory | None = None, parts: Parts = DEFAULT_PARTS) -> Game:
+          log: bool = False, agent_factory: AgentFactory | None = None, parts: Parts = DEFAULT_PARTS,
+          placed: Placed | None = None) -> Game:
     """A table ready to play, by the ruleset's mode: the seats (roles, kingdoms), the deck
     shuffled, heroes chosen (or blank heroes seated), the opening hands. Without `agents`,
     `agent_factory` (random agents by default) makes each seat's agent once its role is dealt.
-    `parts`: what the game is built from (engine/parts.py), the engine's own by default."""
+    `parts`: what the game is built from (engine/parts.py), the engine's own by default.
+    `placed`: heroes put on seats on purpose (seat, 0-based -> hero name; modes/base.py `Placed`),
+    seated by the mode's `choose_heroes`; a ValueError for a ruleset without heroes."""
     rules = library.ruleset(ruleset)
+    if placed and not rules.heroes:
+        raise ValueError(f"ruleset {ruleset} deals no heroes: no hero can be placed on a seat")
     mode = (parts.mode or make_mode)(rules)
     mode.check_players(players)
     rng = random.Random(seed)
@@ -85,7 +90,7 @@ def setup(library: Library, ruleset: str, players: int, seed: int, agents: list[
     if rules.heroes:
         pool = mode.hero_pool(library, rules.heroes)
         game.hero_pool = tuple(h.name for h in pool)
-        mode.choose_heroes(game, pool, rng)
+        mode.choose_heroes(game, pool, rng, placed)
     game.log(mode.opening(game))
     for p in seats:
         game.zones.draw(p, mode.starting_hand)
@@ -177,9 +182,10 @@ def turn_cap(library: Library, ruleset: str, max_turns: int = DEFAULT_MAX_TURNS)
 def play_game(library: Library, ruleset: str, players: int, seed: int, *, log: bool = False,
               max_turns: int = DEFAULT_MAX_TURNS, agents: list[Agent] | None = None,
               game_timeout: float | None = None, agent_factory: AgentFactory | None = None,
-              invariants: str = DEFAULT_LEVEL, parts: Parts = DEFAULT_PARTS) -> GameResult:
+              invariants: str = DEFAULT_LEVEL, parts: Parts = DEFAULT_PARTS,
+              placed: Placed | None = None) -> GameResult:
     try:
-        game = setup(library, ruleset, players, seed, agents, log, agent_factory, parts)
+        game = setup(library, ruleset, players, seed, agents, log, agent_factory, parts, placed)
     except RulesError as problem:  # text that fires on the opening hands (`on drawn`) ends the game
         return GameResult("draw", 0, [], 0, (), f"rules error: {problem}")
     except GameOver as over:  # ... or draws the deck dry before the first turn

@@ -71,6 +71,15 @@ def test_ray_actors_play_the_agent_specs_of_the_driver(tmp_path, cluster):
 
 
 @needs_ray
+def test_ray_actors_seat_the_placed_and_featured_heroes_of_the_driver(tmp_path, cluster):
+    args = ["--players", "5", "--games", "10", "--seed", "6", "--hero", "2=曹操", "--feature", "貂蟬"]
+    local = _report(tmp_path, "local.json", *args)
+    on_ray = _report(tmp_path, "ray.json", *args, "--backend", "ray", "--jobs", "2")
+    assert on_ray["featured"]["games"] == 10 and on_ray["wins_by_hero"]["曹操"]["games"] == 10
+    assert strip_timing(on_ray) == strip_timing(local)
+
+
+@needs_ray
 def test_ray_workers_get_the_library_files_of_the_driver(tmp_path, cluster):
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "extra.sgs").write_text(EXTRA, encoding="utf-8")

@@ -10,7 +10,7 @@ the hooks with identity and 國戰 as examples."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..core.defs import Ruleset, Skill
@@ -24,6 +24,30 @@ if TYPE_CHECKING:
     from ..engine.kernel import Game
 
 BLANK_HP = 4  # a seat of a ruleset without heroes: a hero with 4 max hp and no skills
+
+#: Heroes put on seats on purpose (`sgs simulate --hero 3=NAME`, `--feature NAME`): seat
+#: (0-based) -> the name of a hero (國戰: a general) of the mode's pool. The mode seats each
+#: there instead of dealing that seat a choice, and deals it to nobody else.
+Placed = Mapping[int, str]
+
+
+def placed_cards(pool: Sequence[Any], placed: Placed | None) -> dict[int, Any]:
+    """The pool's card of each placed seat (seat -> card); {} for no placement. A ValueError
+    for a name the pool does not hold, or one placed on two seats."""
+    cards: dict[int, Any] = {}
+    for seat, name in sorted((placed or {}).items()):
+        card = next((h for h in pool if h.name == name), None)
+        if card is None:
+            raise ValueError(f"{name} is not among the heroes of the ruleset's packages")
+        if any(c is card for c in cards.values()):
+            raise ValueError(f"{name} is placed on two seats")
+        cards[seat] = card
+    return cards
+
+
+def unplaced(pool: Sequence[Any], cards: dict[int, Any]) -> list[Any]:
+    """The pool without the placed cards, in its order: what is dealt to the other seats."""
+    return [h for h in pool if not any(h is c for c in cards.values())]
 
 
 class Dealer(Protocol):
@@ -74,11 +98,16 @@ class Mode:
         """The seats before heroes are chosen, in seat order (seat 0 first)."""
         raise NotImplementedError
 
-    def choose_heroes(self, game: Game, pool: list[Any], rng: Dealer) -> None:
+    def choose_heroes(self, game: Game, pool: list[Any], rng: Dealer, placed: Placed | None = None) -> None:
         """Every seat gets its hero (or generals) from the pool (the cards `hero_pool` gives:
         heroes, or 國戰's generals); `rng` shuffles (a ruling's table passes a dealer that
-        arranges the candidates instead)."""
+        arranges the candidates instead). `placed` seats get the hero named for them (`Placed`),
+        which nobody else is dealt; without it, the mode's own selection for every seat."""
         raise NotImplementedError
+
+    def placement_problem(self, pool: list[Any], name: str) -> str:
+        """Why the pool's hero `name` cannot be placed on a seat (`Placed`), or "" when it can."""
+        return ""
 
     def opening(self, game: Game) -> str:
         """The first line of the game's log, once the seats have their heroes."""

@@ -17,7 +17,7 @@ from ..core.model import GameOver, Player
 from ..core.modes import HEGEMONY
 from ..core.native import mypyc_attr
 from ..engine.decisions import Option
-from .base import Dealer, Mode
+from .base import Dealer, Mode, Placed, placed_cards, unplaced
 
 if TYPE_CHECKING:
     from ..compiler.library import General, Library
@@ -87,17 +87,35 @@ class HegemonyMode(Mode):
     def dealt(self, players: int) -> int:
         return self.option("generals") or (5 if players >= 9 else 7)
 
-    def choose_heroes(self, game: Game, pool: list[General], rng: Dealer) -> None:
+    def choose_heroes(self, game: Game, pool: list[General], rng: Dealer, placed: Placed | None = None) -> None:
         """Each player is dealt 7 generals (5 at 9-12 players; fewer from a small package) and
-        chooses two of one kingdom, face down: the head, then the deputy (seed 001)."""
-        cards = list(pool)
+        chooses two of one kingdom, face down: the head, then the deputy (seed 001). A `placed`
+        general is one of its seat's two, the head or the deputy as the seat chooses; the other
+        is one of its kingdom among the generals dealt to the seat: the first of that kingdom in
+        the shuffled cards, so that it can always pair it, and as many more as fill its hand,
+        dealt after the other seats'."""
+        fixed = placed_cards(pool, placed)
+        cards = unplaced(pool, fixed)
         rng.shuffle(cards)
+        mates = {seat: _mate(general, cards) for seat, general in fixed.items()}
         n = len(game.players)
-        hands = _deal(cards, n, min(self.dealt(n), len(cards) // n), rng)
-        picks = [(p, self._pick_pair(game, p, hands[p.seat])) for p in game.players]
+        each = min(self.dealt(n), len(pool) // n)
+        dealt = iter(_deal(cards, n - len(fixed), each, rng))
+        hands = [[mates[seat]] if seat in mates else next(dealt) for seat in range(n)]
+        if mates:
+            _fill(hands, list(mates), cards, each - 2)
+        picks = [(p, self._pick_pair(game, p, hands[p.seat]) if p.seat not in fixed
+                  else self._pick_beside(game, p, hands[p.seat], fixed[p.seat])) for p in game.players]
         for p, (head, deputy) in picks:
             self.seat_generals(game, p, head, deputy)
         game.skills.changed_skills()
+
+    def placement_problem(self, pool: list[Any], name: str) -> str:
+        """A general placed on a seat needs another of its kingdom in the pool to pair with."""
+        kingdom = next((g.kingdom for g in pool if g.name == name), None)
+        if sum(g.kingdom == kingdom for g in pool) >= 2:
+            return ""
+        return f"{name} is the only general of its kingdom in the ruleset: a seat's two generals are of one kingdom"
 
     def _pick_pair(self, game: Game, p: Player, hand: list[General]) -> tuple[General, General]:
         heads = [g for g in hand if any(o is not g and o.kingdom == g.kingdom for o in hand)]
@@ -105,6 +123,16 @@ class HegemonyMode(Mode):
         mates = [g for g in hand if g is not head and g.kingdom == head.kingdom]
         deputy = game.ask(p, "hero", "選擇副將", [Option(g.name, g) for g in mates], "選將").value
         return head, deputy
+
+    def _pick_beside(self, game: Game, p: Player, hand: list[General], placed: General) -> tuple[General, General]:
+        """The placed general and one of its kingdom from the hand: the head is either (the
+        placed one offered first), the other is the deputy."""
+        mates = [g for g in hand if g.kingdom == placed.kingdom]
+        head = game.ask(p, "hero", "選擇主將", [Option(g.name, g) for g in [placed, *mates]], "選將").value
+        if head is not placed:
+            return head, placed
+        deputy = game.ask(p, "hero", "選擇副將", [Option(g.name, g) for g in mates], "選將").value
+        return placed, deputy
 
     def seat_generals(self, game: Game, p: Player, head: General, deputy: General) -> None:
         """The two generals face down: max hp from their halves; no name, gender or kingdom yet."""
@@ -524,6 +552,21 @@ def _deal(cards: list[General], n: int, each: int, rng: Dealer) -> list[list[Gen
         while len(hand) < each and pool:
             hand.append(pool.pop())
     return hands
+
+
+def _mate(placed: General, cards: list[General]) -> General:
+    """The first general of the placed one's kingdom, taken out of the shuffled `cards`."""
+    at = next((i for i, g in enumerate(cards) if g.kingdom == placed.kingdom), None)
+    if at is None:
+        raise ValueError(f"{placed.name} is the only general of its kingdom here: a seat needs two of one kingdom")
+    return cards.pop(at)
+
+
+def _fill(hands: list[list[General]], seats: list[int], cards: list[General], more: int) -> None:
+    """Deal `more` of the cards no hand holds to each of `seats`, in seat order."""
+    left = [g for g in cards if not any(g is o for h in hands for o in h)]
+    for i, seat in enumerate(seats):
+        hands[seat] += left[i * more:(i + 1) * more]
 
 
 def _pairs(hand: list[General]) -> bool:

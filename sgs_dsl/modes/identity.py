@@ -11,7 +11,7 @@ from ..core.model import ROLE_ZH, GameOver, Player
 from ..core.modes import IDENTITY
 from ..core.native import mypyc_attr
 from ..engine.decisions import Option
-from .base import BLANK_HP, Dealer, Mode
+from .base import BLANK_HP, Dealer, Mode, Placed, placed_cards, unplaced
 
 if TYPE_CHECKING:
     from ..compiler.library import Hero
@@ -57,41 +57,64 @@ class IdentityMode(Mode):
     def seats(self, n: int, rng: random.Random, with_heroes: bool) -> list[Player]:
         return seat_roles(deal_roles(n, rng, self.option("roles") or "standard"), rng, with_heroes, self.lord_bonus(n))
 
-    def choose_heroes(self, game: Game, pool: list[Hero], rng: Dealer) -> None:
+    def choose_heroes(self, game: Game, pool: list[Hero], rng: Dealer, placed: Placed | None = None) -> None:
         """Hero selection (seed 000 §2): the lord chooses from the ruleset's lords and 2 random
         others, and shows the choice; the remaining heroes are shuffled and every other seat is
         dealt 3 (2 at 10 players) and chooses one; those choices are revealed together. No hero
-        is dealt twice. Max hp is the hero's, the lord's +1 from 5 players up (§3)."""
+        is dealt twice. Max hp is the hero's, the lord's +1 from 5 players up (§3). A `placed`
+        seat (the lord's too) takes its hero without a choice; no other seat is dealt it."""
         players = game.players
-        lords = self.ruleset.lords if self.ruleset is not None else ()
+        fixed = placed_cards(pool, placed)
+        free = unplaced(pool, fixed)
         lord = next(p for p in players if p.role == "lord")
         others = [p for p in players if p is not lord]
+        if lord.seat in fixed:
+            chosen = fixed[lord.seat]
+            seat_hero(lord, chosen, self.lord_bonus(len(players)))
+            game.log(f"{lord.seat + 1}號位主公的武將是{chosen.name}（指定）")
+        else:
+            chosen = self._lord_choice(game, lord, free, rng)
+        rest = [h for h in free if h is not chosen]
+        rng.shuffle(rest)
+        dealt = self._deal_others(rest, [p for p in others if p.seat not in fixed], len(pool), len(players))
+        # every seat chooses before any choice is shown: the seats keep no hero until all have chosen
+        picks = {p.seat: game.ask(p, "hero", "選擇武將", [Option(h.name, h) for h in dealt[p.seat]], "選將").value
+                 for p in others if p.seat in dealt}
+        for p in others:
+            hero = fixed[p.seat] if p.seat in fixed else picks[p.seat]
+            seat_hero(p, hero, 0)
+            if p.seat in fixed:
+                game.log(f"{p.seat + 1}號位的武將是{hero.name}（指定）")
+                continue
+            picked = f"{p.seat + 1}號位選擇了{hero.name}"
+            game.log_hidden(f"{picked}（候選：{'、'.join(h.name for h in dealt[p.seat])}）", picked, frozenset({p.seat}))
+        game.skills.changed_skills()
+
+    def _lord_choice(self, game: Game, lord: Player, pool: list[Hero], rng: Dealer) -> Hero:
+        """The lord's hero, chosen from the ruleset's lords in the pool and the first random
+        others, seated and shown."""
+        lords = self.ruleset.lords if self.ruleset is not None else ()
         lord_heroes = [h for name in lords for h in pool if h.name == name]
         rest = [h for h in pool if h.name not in lords]
         rng.shuffle(rest)
         options = lord_heroes + [h for h in rest if not getattr(h, "never_lord", False)][:self.lord_extra_choices]
         if not options:
             raise ValueError("the ruleset's hero packages have no heroes")
-        chosen = game.ask(lord, "hero", "選擇武將（主公）", [Option(h.name, h) for h in options], "選將").value
-        seat_hero(lord, chosen, self.lord_bonus(len(players)))
+        chosen: Hero = game.ask(lord, "hero", "選擇武將（主公）", [Option(h.name, h) for h in options], "選將").value
+        seat_hero(lord, chosen, self.lord_bonus(len(game.players)))
         picked = f"{lord.seat + 1}號位主公選擇了{chosen.name}"  # the candidates are the chooser's to see
         game.log_hidden(f"{picked}（候選：{'、'.join(h.name for h in options)}）", picked, frozenset({lord.seat}))
-        rest = [h for h in pool if h is not chosen]
-        rng.shuffle(rest)
-        each = per_seat(len(players))
-        if others and len(rest) < each * len(others):  # a small hero package: deal what there is
-            each = len(rest) // len(others)
+        return chosen
+
+    @staticmethod
+    def _deal_others(rest: list[Hero], choosers: list[Player], pool: int, players: int) -> dict[int, list[Hero]]:
+        """Seat -> the heroes dealt to it to choose from, in order from the shuffled `rest`."""
+        each = per_seat(players)
+        if choosers and len(rest) < each * len(choosers):  # a small hero package: deal what there is
+            each = len(rest) // len(choosers)
             if each == 0:
-                raise ValueError(f"{len(pool)} heroes are too few for {len(players)} players")
-        dealt = {p.seat: rest[i * each:(i + 1) * each] for i, p in enumerate(others)}
-        # every seat chooses before any choice is shown: the seats keep no hero until all have chosen
-        picks = [(p, game.ask(p, "hero", "選擇武將", [Option(h.name, h) for h in dealt[p.seat]], "選將").value)
-                 for p in others]
-        for p, hero in picks:
-            seat_hero(p, hero, 0)
-            picked = f"{p.seat + 1}號位選擇了{hero.name}"
-            game.log_hidden(f"{picked}（候選：{'、'.join(h.name for h in dealt[p.seat])}）", picked, frozenset({p.seat}))
-        game.skills.changed_skills()
+                raise ValueError(f"{pool} heroes are too few for {players} players")
+        return {p.seat: rest[i * each:(i + 1) * each] for i, p in enumerate(choosers)}
 
     def opening(self, game: Game) -> str:
         lord = next(p for p in game.players if p.role == "lord")

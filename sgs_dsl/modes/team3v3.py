@@ -13,7 +13,7 @@ from ..core.model import GameOver, Player
 from ..core.modes import TEAM3V3
 from ..core.native import mypyc_attr
 from ..engine.decisions import Option
-from .base import BLANK_HP, Dealer, Mode
+from .base import BLANK_HP, Dealer, Mode, Placed, placed_cards, unplaced
 from .identity import seat_hero
 
 if TYPE_CHECKING:
@@ -58,30 +58,40 @@ class Team3v3Mode(Mode):
                 seats.append(Player(i, name, gender, BLANK_HP, BLANK_HP, role))
         return seats
 
-    def choose_heroes(self, game: Game, pool: list[Hero], rng: Dealer) -> None:
+    def choose_heroes(self, game: Game, pool: list[Hero], rng: Dealer, placed: Placed | None = None) -> None:
         """Seed 003 選將: 12 heroes to one shared pool; each leader draws a number and the higher
         chooses whether its team picks first or second; the teams pick alternately, one hero at a
         time, each seat choosing its own hero when its team's pick comes (the leader first, then
         the followers in seat order); the team that picked second chooses whether it acts first.
-        Max hp is the hero's: there is no lord, so no lord bonus."""
-        heroes = list(pool)
+        Max hp is the hero's: there is no lord, so no lord bonus. A `placed` hero is set aside
+        before the 12 are dealt: its seat takes it when its pick comes, without a choice."""
+        fixed = placed_cards(pool, placed)
+        heroes = unplaced(pool, fixed)
         rng.shuffle(heroes)
         heroes = heroes[:POOL_SIZE]
-        if len(heroes) < len(game.players):
+        if len(heroes) < len(game.players) - len(fixed):
             raise ValueError(f"{len(pool)} heroes are too few for {len(game.players)} players")
         game.log(f"備選英雄池：{'、'.join(h.name for h in heroes)}")
         first = self._pick_order(game, rng)
         for p in self._pick_seats(game, first):
-            hero = game.ask(p, "hero", "選擇武將", [Option(h.name, h) for h in heroes], "選將").value
-            heroes.remove(hero)
-            seat_hero(p, hero, 0)
-            game.log(f"{p.seat + 1}號位{ROLE_ZH[p.role]}選擇了{hero.name}")
+            self._pick(game, p, heroes, fixed.get(p.seat))
         second = self.leader(game, 1 - first)
         acts_first = game.ask(second, "order", "選擇行動順序", [Option("先行動", True), Option("後行動", False)],
                               ACTION_ASKER).value
         self.first_team = 1 - first if acts_first else first
         game.log(f"{TEAM_ZH[TEAMS[1 - first]]}後選將，選擇{'先' if acts_first else '後'}行動")
         game.skills.changed_skills()
+
+    def _pick(self, game: Game, p: Player, heroes: list[Hero], placed: Hero | None) -> None:
+        """The seat's pick: a hero from the shared pool, or the one placed for it."""
+        if placed is not None:
+            seat_hero(p, placed, 0)
+            game.log(f"{p.seat + 1}號位{ROLE_ZH[p.role]}的武將是{placed.name}（指定）")
+            return
+        hero = game.ask(p, "hero", "選擇武將", [Option(h.name, h) for h in heroes], "選將").value
+        heroes.remove(hero)
+        seat_hero(p, hero, 0)
+        game.log(f"{p.seat + 1}號位{ROLE_ZH[p.role]}選擇了{hero.name}")
 
     def _pick_order(self, game: Game, rng: Dealer) -> int:
         """The team that picks first: the leader with the higher number decides."""

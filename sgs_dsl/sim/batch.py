@@ -17,6 +17,7 @@ import attrs
 from sgs_dsl.agents.registry import AgentSpec, SeatAgents
 from sgs_dsl.engine.invariants import DEFAULT_LEVEL, InvariantLevel
 from sgs_dsl.engine.parts import DEFAULT_PARTS, Parts
+from sgs_dsl.placement import HeroPlacement
 
 #: Default turn cap of one game (the engine ends a longer game as a capped draw).
 DEFAULT_MAX_TURNS = 600
@@ -56,6 +57,7 @@ class GameRecord:
     fired: tuple[tuple[str, int], ...] = ()  # (skill or card name, times it fired), sorted
     timed_out: bool = False  # cut off at the per-game time limit: neither a result nor an error
     agents: tuple[str, ...] = ()  # the agent that played each seat, by name (agents/registry.py)
+    featured_seat: int | None = None  # the seat (0-based) of the featured hero (`--feature`), if any
 
     @property
     def failed(self) -> bool:
@@ -93,8 +95,10 @@ def _clip(text: str) -> str:
     return text[:half] + "\n[...]\n" + text[-half:]
 
 
-def record_from_result(index: int, seed: int, result: Any, agents: Sequence[str] = ()) -> GameRecord:
-    """Keep the fields of a ``GameResult`` the statistics need (and the agents that played it)."""
+def record_from_result(index: int, seed: int, result: Any, agents: Sequence[str] = (),
+                       featured_seat: int | None = None) -> GameRecord:
+    """Keep the fields of a ``GameResult`` the statistics need (and the agents that played it,
+    and the seat of the featured hero)."""
     error = getattr(result, "error", None)
     heroes = getattr(result, "heroes", None) or ()
     fired = getattr(result, "fired", None) or {}
@@ -113,16 +117,18 @@ def record_from_result(index: int, seed: int, result: Any, agents: Sequence[str]
         fired=tuple(sorted((str(k), int(v)) for k, v in fired.items())),
         timed_out=timed_out,
         agents=tuple(agents),
+        featured_seat=featured_seat,
     )
 
 
 def play_one(
     library: Any, ruleset: str, players: int, root_seed: int, index: int, max_turns: int = DEFAULT_MAX_TURNS,
     game_timeout: float | None = None, agents: AgentSpec | None = None, invariants: str = DEFAULT_LEVEL,
-    parts: Parts = DEFAULT_PARTS,
+    parts: Parts = DEFAULT_PARTS, placement: HeroPlacement | None = None,
 ) -> GameRecord:
     """Play game ``index`` of a batch, its seats played as ``agents`` says (all random by
-    default), checked at the ``invariants`` level. Never raises for a failing game: it becomes an error row.
+    default), checked at the ``invariants`` level, with the heroes ``placement`` puts on seats
+    in this game (`HeroPlacement.for_game`). Never raises for a failing game: it becomes an error row.
     With ``game_timeout`` (seconds of wall-clock time), a game still running after it is cut
     off at its next action and kept as a ``timed_out`` row; a game that ends in time is played
     exactly as without the limit."""
@@ -130,13 +136,16 @@ def play_one(
 
     seed = derive_seed(root_seed, index)
     seat_agents = SeatAgents(agents or AgentSpec())
+    placement = placement or HeroPlacement()
+    featured = placement.featured_seat(index, players)
     try:
         result = play_game(library, ruleset, players, seed, log=False, max_turns=max_turns,
                            game_timeout=game_timeout, agent_factory=seat_agents, invariants=invariants,
-                           parts=parts)
-        return record_from_result(index, seed, result, seat_agents.names)
+                           parts=parts, placed=placement.for_game(index, players))
+        return record_from_result(index, seed, result, seat_agents.names, featured)
     except Exception:  # the simulator reports a crashing game, it does not crash with it
-        return GameRecord(index=index, seed=seed, winner="error", turns=0, error=_clip(traceback.format_exc()))
+        return GameRecord(index=index, seed=seed, winner="error", turns=0, error=_clip(traceback.format_exc()),
+                          featured_seat=featured)
 
 
 # --- worker processes -------------------------------------------------------------------
@@ -156,6 +165,7 @@ class BatchSettings:
     agents: AgentSpec = AgentSpec()
     invariants: InvariantLevel = DEFAULT_LEVEL
     parts: Parts = DEFAULT_PARTS  # what each game is built from (engine/parts.py)
+    placement: HeroPlacement = HeroPlacement()  # heroes put on seats (--hero, --feature)
 
 
 def _init_worker(extra_paths: tuple[str, ...], settings: BatchSettings) -> None:
@@ -169,7 +179,8 @@ def play_chunk(library: Any, settings: BatchSettings, start: int, stop: int) -> 
     """Play games ``start`` to ``stop - 1``; return their records and the seconds it took."""
     began = time.perf_counter()
     records = [play_one(library, settings.ruleset, settings.players, settings.seed, i, settings.max_turns,
-                        settings.game_timeout, settings.agents, settings.invariants, settings.parts)
+                        settings.game_timeout, settings.agents, settings.invariants, settings.parts,
+                        settings.placement)
                 for i in range(start, stop)]
     return records, time.perf_counter() - began
 
@@ -220,6 +231,7 @@ def run_batch(
     agents: AgentSpec | None = None,
     invariants: str = DEFAULT_LEVEL,
     parts: Parts = DEFAULT_PARTS,
+    placement: HeroPlacement | None = None,
 ) -> BatchResult:
     """Play ``games`` games; game ``i`` uses ``derive_seed(seed, i)``.
 
@@ -228,8 +240,9 @@ def run_batch(
     game, in index order (for a progress bar). Errors from loading the library
     (``SgsError``) propagate; errors inside a game become error records. ``agents`` says
     which agent plays each seat (all random by default), ``invariants`` how often each game
-    is checked (``InvariantLevel``; a bad name is a ValueError before any game), and ``parts``
-    what each game is built from (engine/parts.py); all travel to every worker. ``game_timeout``
+    is checked (``InvariantLevel``; a bad name is a ValueError before any game), ``parts``
+    what each game is built from (engine/parts.py), and ``placement`` the heroes put on seats
+    (game ``i`` as ``placement.for_game(i, players)`` says); all travel to every worker. ``game_timeout``
     (seconds, > 0) cuts off each game still running after that long: its record has
     ``timed_out`` set (wall-clock time decides which games those are, so only a batch with
     no cut-off game is reproducible).
@@ -249,7 +262,8 @@ def run_batch(
         from sgs_dsl.compiler.library import load_library
 
         library = load_library(extra)
-    settings = BatchSettings(ruleset, players, seed, max_turns, game_timeout, agents or AgentSpec(), level, parts)
+    settings = BatchSettings(ruleset, players, seed, max_turns, game_timeout, agents or AgentSpec(), level, parts,
+                             placement or HeroPlacement())
     if backend == "ray":
         from sgs_dsl.sim import ray_backend
 

@@ -85,6 +85,7 @@ def summarize(
     mode: str = "identity",
     agent_spec: dict[str, Any] | None = None,
     invariants: str | None = None,
+    placement: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The report for one batch, as written by ``sgs simulate --json``.
 
@@ -93,6 +94,8 @@ def summarize(
     means nothing; a game cut off by the time limit counts under ``timed_out`` only.
     ``agent_spec`` (``AgentSpec.as_json``) is recorded beside the agents that played, and
     ``invariants``, the level the games were checked at (``InvariantLevel``), beside the seed.
+    ``placement`` (``HeroPlacement.as_json``), when heroes were placed, is recorded as
+    ``placement``; a featured hero's games by seat and side are under ``featured``.
     Everything except :data:`TIMING_KEYS` depends only on the games played.
     """
     records = sorted(records, key=lambda r: r.index)
@@ -131,6 +134,10 @@ def summarize(
     by_hero = wins_by_hero(clean, mode)
     if by_hero:
         report["wins_by_hero"] = by_hero
+    if placement and (placement.get("heroes") or placement.get("featured")):
+        report["placement"] = placement
+        if placement.get("featured"):
+            report["featured"] = featured_stats(records, clean, str(placement["featured"]), mode)
     if any(r.agents for r in records):
         report["agents"] = {**({"spec": agent_spec} if agent_spec is not None else {}),
                             **agent_stats(records, clean, mode)}
@@ -163,6 +170,46 @@ def wins_by_hero(records: Sequence[GameRecord], mode: str = "identity") -> dict[
         row = _rate_row(won[name], played[name])
         out[name] = {"games": played[name], **row}
     return out
+
+
+def featured_stats(records: Sequence[GameRecord], clean: Sequence[GameRecord], hero: str,
+                   mode: str) -> dict[str, Any]:
+    """The featured hero (`--feature`): games it sat in (of all), games by seat (1-based, as
+    recorded), and over the clean games its wins overall and by side."""
+    seated = [r for r in records if r.featured_seat is not None]
+    by_seat = Counter(str(r.featured_seat + 1) for r in seated if r.featured_seat is not None)
+    played: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    for r in clean:
+        if r.featured_seat is None or r.featured_seat >= len(r.roles):
+            continue
+        role = r.roles[r.featured_seat]
+        played[role] += 1
+        won[role] += seat_won(role, r.winner, mode)
+    return {"hero": hero, "games": len(seated),
+            "by_seat": {k: by_seat[k] for k in sorted(by_seat, key=int)},
+            "wins": {"seats": sum(played.values()), **_rate_row(sum(won.values()), sum(played.values()))},
+            "by_side": {role: {"seats": played[role], **_rate_row(won[role], played[role])}
+                        for role in _side_order(played, mode)}}
+
+
+def _side_order(sides: Iterable[str], mode: str) -> list[str]:
+    """The mode's roles in their order (lord, loyalist, ...), then its outcomes, then others."""
+    known = [*MODE_SPECS[mode].roles, *MODE_SPECS[mode].outcomes]
+    return sorted(set(sides), key=lambda s: (known.index(s) if s in known else len(known), s))
+
+
+def _featured_lines(featured: dict[str, Any] | None) -> list[str]:
+    """The featured hero's games and wins, overall and by side."""
+    if not featured:
+        return []
+    seats = ", ".join(f"{k}: {v}" for k, v in featured["by_seat"].items())
+    lines = [f"featured {featured['hero']}: in {featured['games']} games (by seat {seats})"]
+    for side, row in [("all", featured["wins"]), *featured["by_side"].items()]:
+        lo, hi = row["ci95"]
+        lines.append(f"  {side:<10} {row['wins']:>6}/{row['seats']:<6} {100 * row['rate']:5.1f}%"
+                     f"  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]")
+    return lines
 
 
 def _tally(pairs: Iterable[tuple[str, str]]) -> dict[str, dict[str, int]]:
@@ -293,6 +340,7 @@ def format_summary(report: dict[str, Any]) -> str:
                 f"  {hero:<{width}} {row['wins']:>6}/{row['games']:<6} {100 * row['rate']:5.1f}%"
                 f"  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]"
             )
+    lines.extend(_featured_lines(report.get("featured")))
     lines.extend(_agent_lines(report.get("agents", {})))
     t = report["turns"]
     lines.append(f"turns: mean {t['mean']:.1f}, median {t['median']:g}, max {t['max']}")
