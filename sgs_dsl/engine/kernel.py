@@ -33,7 +33,6 @@ from ..core.native import mypyc_attr
 from ..syntax.diagnostics import Span
 from .bound_modifiers import Bound
 from .decisions import Agent, Option, Request, first_legal
-from .forking import fork_game
 from .history import History
 from .parts import DEFAULT_PARTS, Parts
 from .pindian import PointFight
@@ -280,6 +279,8 @@ class Game:
     def fork(self, agents: list[Agent] | None = None) -> Game:
         """A copy of this game between turns that plays on exactly as it would given the same
         answers (engine/forking.py): its own agents copied, or `agents`."""
+        from .forking import fork_game  # (imported when used: it imports every process, which import this)
+
         return fork_game(self, agents)
 
     def kind_named(self, name: str) -> CardKind:

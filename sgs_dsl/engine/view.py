@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING, Any
 import attr
 
 from ..core.model import Card, Player
-from .forking import branch
-from .knowledge import known_cards
 
 if TYPE_CHECKING:
     from .interfaces import Rules
@@ -186,6 +184,8 @@ class SeatView:
 
     def known_cards(self) -> frozenset[int]:
         """The uids of the cards whose place this seat knows (worked out once per question)."""
+        from .knowledge import known_cards  # (the forward model is imported when used)
+
         return known_cards(self._game, self.seat)
 
     def branch(self, answer: tuple[int, str] | None, rng: random.Random, agents: list[Any],
@@ -194,4 +194,6 @@ class SeatView:
         that replays the answers given since and then `answer` (an option of the question being
         asked: its index and label), its seats then answered by `agents` (engine/forking.py
         `branch`): the copy is a world dealt again, never the real game."""
+        from .forking import branch
+
         return branch(self._game, self.seat, rng, agents, answer, pinned)
