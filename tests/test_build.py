@@ -115,6 +115,19 @@ def test_the_engine_needs_no_mypy_extensions(library, tmp_path):
     assert done.stdout.split("\n")[:2] == [sgs_dsl.build(), str(len(play_game(library, "standard", 5, 3, log=True).log))]
 
 
+def test_each_compiled_module_imports_first(tmp_path):
+    """Each module of the build loads first in a fresh interpreter: compiled, a module whose
+    classes need another's type before anything imported it crashes the interpreter, which a
+    test process that happened to import things in another order would never see."""
+    code = ("import importlib, sys\n"
+            "for name in sys.argv[1:]:\n"
+            "    importlib.import_module(name)\n")
+    for name in sgs_dsl.COMPILED_MODULES:
+        done = subprocess.run([sys.executable, "-c", code, name], capture_output=True, text=True, timeout=120,
+                              cwd=tmp_path)
+        assert done.returncode == 0, (name, done.stderr[-2000:])
+
+
 # ------------------------------------------------------------ the build hook
 ROOT = Path(__file__).resolve().parent.parent
 

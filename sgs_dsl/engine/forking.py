@@ -209,15 +209,16 @@ class Unasked:
         raise ForkError("a turn's starting copy was asked a question: branch it first")
 
 
-@attr.s(auto_attribs=True)
 class Replica:
     """A private copy of a game that no agent answers, taken as its first turn started: it is
     brought to the start of a later turn when a branch needs it, by replaying the answers the
     game recorded (the game's own turns again, without any agent's thinking: cheaper than a
-    copy at every turn)."""
+    copy at every turn). A plain class: compiled, an attrs class naming `Game` needs the
+    kernel loaded before this module, which imports none of it."""
 
-    game: Game
-    mark: int  # the turn (an index of `Game.turn_marks`) it stands at the start of
+    def __init__(self, game: Game, mark: int) -> None:
+        self.game = game
+        self.mark = mark  # the turn (an index of `Game.turn_marks`) it stands at the start of
 
 
 def keep_forward_model(game: Game) -> None:
