@@ -370,3 +370,27 @@ def test_a_record_s_init_takes_its_required_fields_first():
                pindian.PointFight, hegemony.Generals]
     for cls in records:
         assert _required_params(cls) == _required(cls), cls.__name__
+
+
+def test_a_process_holds_no_state_of_its_own(library):
+    """A copy makes its processes anew (forking._Copier): after a few turns each process's
+    fields are still the game, its fellow processes, or what a new one of them holds."""
+    from sgs_dsl.engine.forking import _processes
+
+    game, _ = started(library, "junzheng", 6, 3, 6)
+    processes = _processes(game)
+    kinds = (type(game), *{type(p) for p in processes})
+    for process in processes:
+        fresh = type(process)(game)
+        fresh.connect()
+        names = getattr(type(process), "__mypyc_attrs__", None) or vars(process)  # (compiled: no __dict__)
+        for name in names:
+            if name == "__dict__" or not hasattr(process, name):
+                continue
+            value, mine = getattr(process, name), getattr(fresh, name)
+            if isinstance(value, kinds):
+                continue
+            if callable(value) or (isinstance(value, dict) and all(callable(v) for v in value.values())):
+                assert type(mine) is type(value), (type(process).__name__, name)
+            else:
+                assert mine == value, (type(process).__name__, name)

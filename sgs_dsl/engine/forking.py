@@ -9,6 +9,8 @@ and numbers; every object of a state class (the game, its processes, its mode, t
 the records a game keeps, the agents, the random generators) is copied, with the containers
 holding them, keeping shared references shared (two lists holding one player hold one copy of
 it). A function found in the state is refused rather than shared: it could act on the original.
+The game's processes hold no state of their own (only the game and each other: a test keeps
+it so), so the copy's are made anew and connected.
 The compiled build copies its native objects by the names mypyc lists (`__mypyc_attrs__`)."""
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import attr
 
-from ..core import model
+from ..core import defs, model
 from .history import History
 from .parts import DEFAULT_PARTS
 
@@ -29,6 +31,8 @@ if TYPE_CHECKING:
 # the records a game keeps (the cards' faces are frozen: `Card` is shared)
 _MODEL = (model.Player, model.UsedCard, model.Use, model.Damage, model.Judge, model.Asked, model.Dying,
           model.Recover, model.Move, model.Phase, model.Budget, History, random.Random)
+# what the library defines, known before the copy meets it (others are found as met)
+_SHARED = (model.Card, defs.CardKind, defs.Skill, defs.TriggerDef, defs.ModifierDef, defs.ViewAsDef)
 # the classes defined here hold a game's state (a mode's own records, an agent's)
 _STATE_PACKAGES = ("sgs_dsl.engine.", "sgs_dsl.modes.", "sgs_dsl.agents.")
 _ATOMS = (str, int, float, bool, type(None), bytes, type)
@@ -68,10 +72,13 @@ def _processes(game: Game) -> list[Any]:
 class _Copier:
     """One deep copy of a game's state, sharing what the library defines."""
 
-    def __init__(self, state: tuple[type, ...], skip: dict[int, Any]) -> None:
+    def __init__(self, game: Game, state: tuple[type, ...], skip: dict[int, Any]) -> None:
+        self.game = id(game)
+        self.processes = {type(p) for p in _processes(game)}  # they hold no state: made anew
+        self.made: list[Any] = []
         self.state = state
         self.memo: dict[int, Any] = dict(skip)  # id -> its copy (or what to put in its place)
-        self.shared: set[type] = set(_ATOMS)  # the classes whose objects are shared, as found
+        self.shared: set[type] = {*_ATOMS, *_SHARED}  # the classes whose objects are shared, and those found
         self.required: dict[type, tuple[str, ...]] = {}  # a compiled record's required fields (_blank)
 
     def copy(self, x: Any) -> Any:
@@ -118,6 +125,11 @@ class _Copier:
             out.setstate(x.getstate())
             self.memo[id(x)] = out
             return out
+        if cls in self.processes:  # made anew for the copy, connected once all are made
+            made = cls(self.memo[self.game])
+            self.memo[id(x)] = made
+            self.made.append(made)
+            return made
         if issubclass(cls, self.state) or cls.__module__.startswith(_STATE_PACKAGES):
             return self._object(x)
         if isinstance(x, (types.MethodType, types.BuiltinMethodType)) and isinstance(x.__self__, self.state):
@@ -175,28 +187,38 @@ def fork_game(game: Game, agents: list[Any] | None = None, light: bool = False) 
     with them), else the copy's seats are answered by `agents`. The copy checks no invariants
     (`on_free_time` is None) until its runner hooks a checker of its own, and keeps no turn
     start of its own. A `light` copy (a branch played forward and thrown away) starts the
-    records only rulings read (`_RULINGS_LOGS`) empty."""
+    records only rulings read (`_RULINGS_LOGS`) empty, and shares the damages dealt before
+    the current round (all of them when no text reads the history), which no rule reads again
+    (agents read their seats and amounts)."""
     if game.use_stack or game.block_endings or game.processing or game.phase_now is not None:
         raise ForkError("a game is copied between turns: nothing may be resolving")
     skip: dict[int, Any] = {} if agents is None else {id(game.agents): list(agents)}
     # not copied (set aside for the copy, each as its empty value): the tables the copy works
-    # out afresh, the replica and its turns, and in a light copy the rulings' records
-    names = [*_LAZY_TABLES, "turn_start", "turn_marks", *(_RULINGS_LOGS if light else ())]
+    # out afresh, the replica and its turns, what each seat knows (a table of immutable
+    # values: copied flat below), the damage log (below), and in a light copy the rulings' records
+    names = [*_LAZY_TABLES, "turn_start", "turn_marks", "knowledge", "damage_log", *(_RULINGS_LOGS if light else ())]
     aside = {name: getattr(game, name) for name in names}
     for name in names:
         empty = aside[name]
         setattr(game, name, {} if name in _LAZY_DICTS else [] if isinstance(empty, list) else None)
+    copier = _Copier(game, _state_classes(game), skip)
     try:
-        copy: Game = _Copier(_state_classes(game), skip).copy(game)
+        copy: Game = copier.copy(game)
     finally:
         for name, value in aside.items():
             setattr(game, name, value)
+    for process in copier.made:
+        process.connect()
     for name in _LAZY_DICTS:
         setattr(copy, name, {})
     copy.turn_marks = []
     if light:
         for name in _RULINGS_LOGS:
             setattr(copy, name, [])
+    copy.knowledge = None if game.knowledge is None else dict(game.knowledge)
+    history = game.history  # (off, no text reads the damage log: all of it is kept)
+    kept = 0 if not light else history.since.get("round", (0, 0))[1] if history.on else len(game.damage_log)
+    copy.damage_log = game.damage_log[:kept] + [copier.copy(d) for d in game.damage_log[kept:]]
     copy.on_free_time = None
     return copy
 
