@@ -394,3 +394,23 @@ def test_a_process_holds_no_state_of_its_own(library):
                 assert type(mine) is type(value), (type(process).__name__, name)
             else:
                 assert mine == value, (type(process).__name__, name)
+
+
+def test_a_belief_weighs_the_roles_a_world_deals(library):
+    """Identity: with the viewer's guess of who is an ally, the hidden roles are dealt
+    mostly as guessed (the roles dealt stay the same, the shown ones stay where they are);
+    without one, as often to any hidden seat."""
+    game, _ = started(library, "standard", 8, 4, 0, log=False, knowledge=True)
+    lord = next(p.seat for p in game.players if p.role == "lord")
+    hidden = [p.seat for p in game.players if game.mode.visible_side(lord, p) is None]
+    allies, enemies = hidden[:2], hidden[2:]
+    belief = tuple(1.0 if s in allies else -1.0 if s in enemies else 0.0 for s in range(8))
+    loyal = Counter()
+    for k in range(200):
+        copy = game.fork()
+        copy.mode.determinize(copy, lord, random.Random(k), belief)
+        assert Counter(p.role for p in copy.players) == Counter(p.role for p in game.players)
+        assert copy.players[lord].role == "lord"
+        loyal.update(s for s in hidden if copy.players[s].role == "loyalist")
+    on_allies, on_enemies = sum(loyal[s] for s in allies), sum(loyal[s] for s in enemies)
+    assert on_allies > 3 * on_enemies  # two loyalists among seven hidden seats: uniform would give 2:5

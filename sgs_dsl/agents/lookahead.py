@@ -78,11 +78,12 @@ class LookaheadAgent:
         self.looked += 1
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
         pinned = view.known_cards()
+        belief = self.heuristic.relation(view)  # who seems an ally: the worlds deal roles by it
         totals = {i: [0.0, 0] for i in candidates}
         for _ in range(self.worlds):
             world = self.rng.getrandbits(64)
             for i in candidates:
-                value = self._rollout(request, view, i, world, pinned)
+                value = self._rollout(request, view, i, world, pinned, belief)
                 if value is not None:
                     totals[i][0] += value
                     totals[i][1] += 1
@@ -94,13 +95,14 @@ class LookaheadAgent:
         best = max(means.values())
         return pick if means.get(pick) == best else min(i for i, m in means.items() if m == best)
 
-    def _rollout(self, request: Request, view: Any, index: int, world: int,
-                 pinned: frozenset[int]) -> float | None:
+    def _rollout(self, request: Request, view: Any, index: int, world: int, pinned: frozenset[int],
+                 belief: tuple[float, ...]) -> float | None:
         """The candidate played forward in one world: its score, or None when the copy did not
         reach this question (a world dealt again need not offer what was answered before)."""
         seeds = random.Random(world)
         agents = [HeuristicAgent(seeds.getrandbits(32)) for _ in range(len(view.sides()))]
-        copy, player = view.branch((index, request.options[index].label), random.Random(world), agents, pinned)
+        copy, player = view.branch((index, request.options[index].label), random.Random(world), agents, pinned,
+                                   belief)
         self.rollouts += 1
         over = play_forward(copy, player, self.turns)
         if copy.diverged or (copy.replay is not None and copy.replay_at < len(copy.replay)):

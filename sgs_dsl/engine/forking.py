@@ -290,7 +290,8 @@ def turn_start(game: Game) -> Replica:
 
 
 def branch(game: Game, seat: int, rng: random.Random, agents: list[Any], answer: tuple[int, str] | None = None,
-           pinned: frozenset[int] | None = None, deal_again: bool = True) -> tuple[Game, Any]:
+           pinned: frozenset[int] | None = None, deal_again: bool = True,
+           belief: tuple[float, ...] | None = None) -> tuple[Game, Any]:
     """A world `seat` cannot tell from this one, at the start of the current turn: a copy of
     the turn's starting game dealt again for the seat (knowledge.determinize, keeping the
     cards it knows now, `pinned` if worked out already), that replays the answers given since
@@ -302,7 +303,7 @@ def branch(game: Game, seat: int, rng: random.Random, agents: list[Any], answer:
     start = turn_start(game)
     copy = fork_game(start.game, agents, light=True)
     if deal_again:
-        determinize(copy, seat, rng, known_cards(game, seat) if pinned is None else pinned)
+        determinize(copy, seat, rng, known_cards(game, seat) if pinned is None else pinned, belief)
     seat_now, since = game.turn_marks[start.mark]
     copy.replay = (game.recording or [])[since:] + ([answer] if answer is not None else [])
     copy.replay_at = 0

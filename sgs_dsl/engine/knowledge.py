@@ -108,11 +108,13 @@ def hidden_places(game: Game, seat: int) -> list[list[Card]]:
     return places
 
 
-def determinize(game: Game, seat: int, rng: random.Random, pinned: frozenset[int] = frozenset()) -> None:
+def determinize(game: Game, seat: int, rng: random.Random, pinned: frozenset[int] = frozenset(),
+                belief: tuple[float, ...] | None = None) -> None:
     """Make `game` (a copy) one world `seat` cannot tell from the real one: every card in a
     face-down place that it does not know (nor has its uid in `pinned`: cards it has seen since)
     is dealt again, at random, into the places such cards were in, each place keeping its
-    count; what the mode hides is dealt again by the mode; the game's own generator is
+    count; what the mode hides is dealt again by the mode (weighed by `belief`, the seat's
+    guess of each seat as ally or enemy, where the mode can); the game's own generator is
     reseeded (what is shuffled later is not known either)."""
     places = hidden_places(game, seat)
     known = game.knowledge or {}
@@ -126,7 +128,7 @@ def determinize(game: Game, seat: int, rng: random.Random, pinned: frozenset[int
     rng.shuffle(free)
     for (place, i), card in zip(slots, free, strict=True):
         place[i] = card
-    game.mode.determinize(game, seat, rng)
+    game.mode.determinize(game, seat, rng, belief)
     game.rng = random.Random(rng.getrandbits(64))
     game.table_version += 1
     game.skills.changed_skills()  # what is cached of the seats (the roles may have moved)

@@ -189,11 +189,12 @@ class SeatView:
         return known_cards(self._game, self.seat)
 
     def branch(self, answer: tuple[int, str] | None, rng: random.Random, agents: list[Any],
-               pinned: frozenset[int] | None = None) -> tuple[Game, Player]:
+               pinned: frozenset[int] | None = None, belief: tuple[float, ...] | None = None) -> tuple[Game, Player]:
         """A copy of the game as this seat could believe it to be, from the start of this turn,
         that replays the answers given since and then `answer` (an option of the question being
         asked: its index and label), its seats then answered by `agents` (engine/forking.py
-        `branch`): the copy is a world dealt again, never the real game."""
+        `branch`): the copy is a world dealt again, never the real game; `belief` (this seat's
+        guess of each seat, 1 an ally, -1 an enemy) weighs what the mode deals again."""
         from .forking import branch
 
-        return branch(self._game, self.seat, rng, agents, answer, pinned)
+        return branch(self._game, self.seat, rng, agents, answer, pinned, belief=belief)

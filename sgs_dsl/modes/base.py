@@ -216,10 +216,12 @@ class Mode:
         """What seat `viewer` knows of the player's side (role, kingdom); None: unknown."""
         return player.role or None
 
-    def determinize(self, game: Game, viewer: int, rng: random.Random) -> None:
+    def determinize(self, game: Game, viewer: int, rng: random.Random,
+                    belief: tuple[float, ...] | None = None) -> None:
         """Deal again, at random, what the mode keeps hidden from seat `viewer` (a copy of the
-        game made one world the seat cannot tell from the real one: engine/knowledge.py).
-        Here every side is shown (`visible_side`): nothing is hidden."""
+        game made one world the seat cannot tell from the real one: engine/knowledge.py);
+        `belief`, the viewer's guess of each seat as an ally (1) or an enemy (-1), may weigh
+        the deal. Here every side is shown (`visible_side`): nothing is hidden."""
 
     def dealt_sides(self, game: Game) -> dict[str, int] | None:
         """How many players were dealt each side, when everyone may know it (identity deals a

@@ -360,7 +360,8 @@ class HegemonyMode(Mode):
             game.log_hidden(named, f"{general}的所有技能", frozenset({player.seat}))
         game.skills.changed_skills()
 
-    def determinize(self, game: Game, viewer: int, rng: random.Random) -> None:
+    def determinize(self, game: Game, viewer: int, rng: random.Random,
+                    belief: tuple[float, ...] | None = None) -> None:
         """The pairs of generals `viewer` cannot see (both face down, on a living player) are
         dealt again among the seats that hold them, each keeping a pair of its max hp (the
         table shows hp). A general the viewer looked at (知己知彼) is dealt again too: the

@@ -3,6 +3,7 @@ hero selection, the lord's extra max hp, rewards and penalties, victory by role.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING, ClassVar
 
@@ -12,6 +13,10 @@ from ..core.modes import IDENTITY
 from ..core.native import mypyc_attr
 from ..engine.decisions import Option
 from .base import BLANK_HP, Dealer, Mode, Placed, placed_cards, unplaced
+
+#: How much a seat's look (its `belief`, -1 to 1) weighs the role a world deals it: a seat that
+#: looks a sure ally is e^(2 x 2), about 55 times, likelier dealt a role of one's camp than a sure enemy
+BELIEF_WEIGHT = 2.0
 
 if TYPE_CHECKING:
     from ..compiler.library import Hero
@@ -172,13 +177,35 @@ class IdentityMode(Mode):
         known = player.seat == viewer or player.role == "lord" or not player.alive
         return player.role if known else None
 
-    def determinize(self, game: Game, viewer: int, rng: random.Random) -> None:
-        """The roles `viewer` cannot see are dealt again among the players who hold them."""
+    def determinize(self, game: Game, viewer: int, rng: random.Random,
+                    belief: tuple[float, ...] | None = None) -> None:
+        """The roles `viewer` cannot see are dealt again among the players who hold them: at
+        random, or with `belief` (the viewer's guess of each seat, 1 an ally, -1 an enemy)
+        each seat in turn more likely to be dealt a role of the camp it seems to be of."""
         hidden = [p for p in game.players if self.visible_side(viewer, p) is None]
         roles = [p.role for p in hidden]
         rng.shuffle(roles)
-        for p, role in zip(hidden, roles, strict=True):
-            p.role = role
+        if belief is None:
+            for p, role in zip(hidden, roles, strict=True):
+                p.role = role
+            return
+        mine = game.players[viewer].role
+        rng.shuffle(hidden)
+        for p in hidden:
+            weights = [math.exp(BELIEF_WEIGHT * belief[p.seat] * _camp(mine, role)) for role in roles]
+            pick = rng.random() * sum(weights)
+            i = 0
+            while i < len(roles) - 1 and pick >= weights[i]:
+                pick -= weights[i]
+                i += 1
+            p.role = roles.pop(i)
+
+
+def _camp(mine: str, theirs: str) -> float:
+    """1 when the two roles play for one camp (the lord's, or the rebels'), else -1."""
+    lords = ("lord", "loyalist")
+    same = (mine in lords and theirs in lords) or (mine == theirs == "rebel")
+    return 1.0 if same else -1.0
 
 
 def seat_roles(roles: list[str], rng: Dealer, with_heroes: bool, lord_bonus: int) -> list[Player]:
