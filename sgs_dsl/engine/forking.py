@@ -2,8 +2,8 @@
 model a player that looks ahead plays on: docs/ai.md, "The forward model").
 
 A copy is taken between turns (`Game.fork`): then nothing is resolving, and the state is data
-(the seats, the cards' places, the logs, the mode's own state, each process's fields), with no
-Python frame in the middle of a rule. What the library defines (cards, card kinds, skills and
+(the seats, the cards' places, the logs, the mode's own state), with no Python frame in the
+middle of a rule. What the library defines (cards, card kinds, skills and
 their compiled text, source spans) never changes during a game and is shared, as are strings
 and numbers; every object of a state class (the game, its processes, its mode, the players and
 the records a game keeps, the agents, the random generators) is copied, with the containers
