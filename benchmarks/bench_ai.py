@@ -101,13 +101,14 @@ def matchup_rows(ruleset: str, players: int, games: int, seed: int, jobs: int,
     return out
 
 
-def role_rows(ruleset: str, players: int, games: int, seed: int, jobs: int) -> list[tuple[str, str, str]]:
-    """The winning side's share, all seats heuristic and all seats random, with 95% intervals."""
+def role_rows(ruleset: str, players: int, games: int, seed: int, jobs: int,
+              agents: tuple[str, ...] = ("heuristic", "random")) -> list[tuple[str, str, str]]:
+    """The winning side's share, all seats played by each of `agents`, with 95% intervals."""
     from sgs_dsl.agents.registry import AgentSpec
     from sgs_dsl.sim.stats import wilson_interval
 
     out = []
-    for name in ("heuristic", "random"):
+    for name in agents:
         records = batch(ruleset, players, games, seed, jobs, AgentSpec(name))
         cells = []
         for side in ("lord", "rebel", "renegade", "draw"):
@@ -120,12 +121,13 @@ def role_rows(ruleset: str, players: int, games: int, seed: int, jobs: int) -> l
 
 def run(games: int = 200, players: int = 5, ruleset: str = "standard", seed: int = 1,
         matchups: int = 0, roles: int = 0, jobs: int = 1, cost_too: bool = True,
-        pair: tuple[str, str] = ("heuristic", "random")) -> list[tuple[str, str, str]]:
+        pair: tuple[str, str] = ("heuristic", "random"),
+        role_agents: tuple[str, ...] = ("heuristic", "random")) -> list[tuple[str, str, str]]:
     out = cost_rows(ruleset, players, games, cost(ruleset, players, games, seed)) if cost_too else []
     if matchups:
         out += matchup_rows(ruleset, players, matchups, seed, jobs, pair)
     if roles:
-        out += role_rows(ruleset, players, roles, seed, jobs)
+        out += role_rows(ruleset, players, roles, seed, jobs, role_agents)
     return out
 
 
@@ -141,11 +143,13 @@ def main() -> None:
                     help="the agents of --matchups: A's side against B's (default: heuristic random)")
     ap.add_argument("--roles", type=int, default=0, metavar="GAMES",
                     help="also the winning sides of all-heuristic and all-random tables, this many games each")
+    ap.add_argument("--role-agents", nargs="+", default=("heuristic", "random"), metavar="NAME",
+                    help="the agents whose all-alike tables --roles plays (default: heuristic random)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes for --matchups and --roles")
     ap.add_argument("--no-cost", dest="cost", action="store_false", help="skip the timing of cost per game")
     a = ap.parse_args()
     print(_common.table(run(a.games, a.players, a.ruleset, a.seed, a.matchups, a.roles, a.jobs, a.cost,
-                            tuple(a.pair))))
+                            tuple(a.pair), tuple(a.role_agents))))
 
 
 if __name__ == "__main__":
