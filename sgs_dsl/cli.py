@@ -538,7 +538,7 @@ invariants_option = click.option(
 
 agents_option = click.option(
     "--agents", "agents_all", default=None, metavar="NAME",
-    help="The agent of every seat: random or heuristic  [default: random].",
+    help="The agent of every seat: random, heuristic or lookahead  [default: random].",
 )
 agent_option = click.option(
     "--agent", "agent_items", multiple=True, metavar="KEY=NAME",
