@@ -20,8 +20,8 @@ from typing import Any
 from ..core.model import GameOver, RulesError
 from ..engine.decisions import Request
 from ..engine.describe import describe
+from ..engine.forking import play_turns, replayed_all
 from .heuristic import HeuristicAgent
-from .sides import LONE, LORD_CAMP
 
 WIN = 100.0  # the score of a world the seat's side won (minus: lost)
 WORLDS = 2  # worlds dealt per question
@@ -105,7 +105,7 @@ class LookaheadAgent:
                                    belief)
         self.rollouts += 1
         over = play_forward(copy, player, self.turns)
-        if copy.diverged or (copy.replay is not None and copy.replay_at < len(copy.replay)):
+        if not replayed_all(copy):
             self.diverged += 1
             return None
         return evaluate(copy, view.seat, over)
@@ -115,9 +115,7 @@ def play_forward(game: Any, player: Any, turns: int) -> GameOver | None:
     """`turns` turns from the start of `player`'s (a branch replays its answers first); the
     game's end if it ended."""
     try:
-        for _ in range(turns):
-            game.extra_turns.take_turn(player)
-            player = game.mode.next_player(game, player)
+        play_turns(game, player, turns)
     except GameOver as over:
         return over
     except RulesError:  # a text's runaway in a world dealt again: scored as it stands
@@ -125,17 +123,9 @@ def play_forward(game: Any, player: Any, turns: int) -> GameOver | None:
     return None
 
 
-def won(winner: str, side: str) -> bool:
-    return winner == "lord" if side in LORD_CAMP else winner == side
-
-
-def allegiance(mine: str, theirs: str, same: bool) -> float:
-    """+1 for oneself and one's camp, -1 for the others (a lone side has no ally)."""
-    if same:
-        return 1.0
-    if mine in LORD_CAMP:
-        return 1.0 if theirs in LORD_CAMP else -1.0
-    return 1.0 if theirs == mine and mine not in LONE else -1.0
+def won(mode: Any, winner: str, side: str) -> bool:
+    """Did `side` win when the game names `winner` (the lord's camp wins as "lord")?"""
+    return winner == side or mode.allied(side, winner)
 
 
 def worth(p: Any) -> float:
@@ -151,5 +141,5 @@ def evaluate(game: Any, seat: int, over: GameOver | None) -> float:
     me = game.players[seat]
     mine = mode.side(game, me)
     if over is not None:
-        return WIN if won(over.winner, mine) else -WIN
-    return sum(allegiance(mine, mode.side(game, p), p is me) * worth(p) for p in game.players)
+        return WIN if won(mode, over.winner, mine) else -WIN
+    return sum((1.0 if p is me or mode.allied(mine, mode.side(game, p)) else -1.0) * worth(p) for p in game.players)

@@ -23,7 +23,6 @@ import attr
 
 from ..core import defs, model
 from .history import History
-from .parts import DEFAULT_PARTS
 
 if TYPE_CHECKING:
     from .kernel import Game
@@ -56,11 +55,9 @@ class ForkError(Exception):
 
 
 def _state_classes(game: Game) -> tuple[type, ...]:
-    """The classes whose objects are a game's state: the records, the game's own class, its
-    mode's, each process's (as the game's parts name them), and its agents'."""
-    processes = tuple(v for v in attr.asdict(DEFAULT_PARTS, recurse=False).values() if isinstance(v, type))
-    own = tuple(type(p) for p in _processes(game))
-    return (*_MODEL, type(game), type(game.mode), *processes, *own, *{type(a) for a in game.agents})
+    """The classes whose objects are a game's state besides those of `_STATE_PACKAGES`: the
+    records, the game's own class, its mode's and its agents' (a test's or a tool's own)."""
+    return (*_MODEL, type(game), type(game.mode), *{type(a) for a in game.agents})
 
 
 def _processes(game: Game) -> list[Any]:
@@ -268,6 +265,20 @@ def mark_turn_start(game: Game, seat: int) -> None:
         game.turn_start = Replica(replica, len(game.turn_marks) - 1)
 
 
+def play_turns(game: Game, player: Any, turns: int) -> Any:
+    """`turns` turns from `player`'s, each with the extra turns granted in it, in the mode's
+    order (as the game's loop plays them); the player whose turn comes next."""
+    for _ in range(turns):
+        game.extra_turns.take_turn(player)
+        player = game.mode.next_player(game, player)
+    return player
+
+
+def replayed_all(game: Game) -> bool:
+    """Did a copy give every answer it was to replay (none refused: `Game.diverged`)?"""
+    return not game.diverged and (game.replay is None or game.replay_at >= len(game.replay))
+
+
 def turn_start(game: Game) -> Replica:
     """The replica, brought to the start of the current turn."""
     replica = game.turn_start
@@ -278,11 +289,8 @@ def turn_start(game: Game) -> Replica:
         copy = replica.game
         seat, start = game.turn_marks[replica.mark]
         copy.replay, copy.replay_at = (game.recording or [])[start:game.turn_marks[last][1]], 0
-        player = copy.players[seat]
-        for _ in range(last - replica.mark):
-            copy.extra_turns.take_turn(player)
-            player = copy.mode.next_player(copy, player)
-        if copy.diverged or (copy.replay is not None and copy.replay_at != len(copy.replay)):
+        play_turns(copy, copy.players[seat], last - replica.mark)
+        if not replayed_all(copy):
             raise ForkError("the replica did not follow the game's recorded answers")
         copy.replay = None
         replica.mark = last

@@ -52,14 +52,15 @@ def note_move(game: Game, cards: list[Card], sources: list[tuple[str, Player | N
         return
     face_down = game.moves.face_down
     into_hidden = face_down(zone)
+    everyone = all_seats(game)
     for i, card in enumerate(cards):
         src, holder = sources[i]
         if not into_hidden:
-            known[card.uid] = all_seats(game)  # in sight of all
+            known[card.uid] = everyone  # in sight of all
         elif src == "processing":
-            known[card.uid] = known.get(card.uid, all_seats(game)) | _seats(owner)
+            known[card.uid] = known.get(card.uid, everyone) | _seats(owner)
         elif not face_down(src):
-            known[card.uid] = all_seats(game)  # everyone saw it go there
+            known[card.uid] = everyone  # everyone saw it go there
         elif src in ("deck", "deck_top", "deck_bottom"):
             known[card.uid] = known.get(card.uid, frozenset()) | _seats(owner)
         else:  # from one face-down place to another: who held it and who takes it

@@ -64,6 +64,7 @@ class Dealer(Protocol):
 # class a subclass may override them in.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Mode:
+    lone_sides: ClassVar[tuple[str, ...]] = ()  # sides whose players have no ally, even of the same side
     """The hooks the game and the kernel call; the defaults are what most modes do."""
 
     spec: ClassVar[ModeSpec]
@@ -222,6 +223,11 @@ class Mode:
         game made one world the seat cannot tell from the real one: engine/knowledge.py);
         `belief`, the viewer's guess of each seat as an ally (1) or an enemy (-1), may weigh
         the deal. Here every side is shown (`visible_side`): nothing is hidden."""
+
+    def allied(self, mine: str, theirs: str) -> bool:
+        """Do two sides (as `side` names them) play for one another? The same side, unless it
+        is one that stands alone (`lone_sides`)."""
+        return mine == theirs and mine not in self.lone_sides
 
     def dealt_sides(self, game: Game) -> dict[str, int] | None:
         """How many players were dealt each side, when everyone may know it (identity deals a

@@ -58,6 +58,7 @@ class Generals:
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
 class HegemonyMode(Mode):
     spec = HEGEMONY
+    lone_sides = (CAREERIST,)
     hides_skills = True
     cards_per_seat = 2
     locked_first = True  # one player's locked skills of one window before the others (seed 001 Q&A 7)

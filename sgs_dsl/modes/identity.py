@@ -17,6 +17,7 @@ from .base import BLANK_HP, Dealer, Mode, Placed, placed_cards, unplaced
 #: How much a seat's look (its `belief`, -1 to 1) weighs the role a world deals it: a seat that
 #: looks a sure ally is e^(2 x 2), about 55 times, likelier dealt a role of one's camp than a sure enemy
 BELIEF_WEIGHT = 2.0
+LORD_CAMP = ("lord", "loyalist")
 
 if TYPE_CHECKING:
     from ..compiler.library import Hero
@@ -177,6 +178,10 @@ class IdentityMode(Mode):
         known = player.seat == viewer or player.role == "lord" or not player.alive
         return player.role if known else None
 
+    def allied(self, mine: str, theirs: str) -> bool:
+        """The lord and the loyalists are one camp, the rebels another; a renegade stands alone."""
+        return (mine in LORD_CAMP and theirs in LORD_CAMP) or mine == theirs == "rebel"
+
     def determinize(self, game: Game, viewer: int, rng: random.Random,
                     belief: tuple[float, ...] | None = None) -> None:
         """The roles `viewer` cannot see are dealt again among the players who hold them: at
@@ -192,20 +197,14 @@ class IdentityMode(Mode):
         mine = game.players[viewer].role
         rng.shuffle(hidden)
         for p in hidden:
-            weights = [math.exp(BELIEF_WEIGHT * belief[p.seat] * _camp(mine, role)) for role in roles]
+            weights = [math.exp(BELIEF_WEIGHT * belief[p.seat] * (1.0 if self.allied(mine, role) else -1.0))
+                       for role in roles]
             pick = rng.random() * sum(weights)
             i = 0
             while i < len(roles) - 1 and pick >= weights[i]:
                 pick -= weights[i]
                 i += 1
             p.role = roles.pop(i)
-
-
-def _camp(mine: str, theirs: str) -> float:
-    """1 when the two roles play for one camp (the lord's, or the rebels'), else -1."""
-    lords = ("lord", "loyalist")
-    same = (mine in lords and theirs in lords) or (mine == theirs == "rebel")
-    return 1.0 if same else -1.0
 
 
 def seat_roles(roles: list[str], rng: Dealer, with_heroes: bool, lord_bonus: int) -> list[Player]:
