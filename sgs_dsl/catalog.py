@@ -28,6 +28,14 @@ def heroes_of(library: Any, ruleset: str | None) -> list[Any]:
     return make_mode(rules).hero_pool(library, rules.heroes)  # 國戰: its general cards
 
 
+def hero_skills(library: Any, ruleset: str) -> dict[str, list[str]]:
+    """Each hero of a ruleset and the names of the skills it plays there (none where the mode
+    plays no skills), for the statistics of a batch."""
+    rules = library.ruleset(ruleset)
+    mode = make_mode(rules)
+    return {h.name: [s.name for s in h.skills if mode.plays_skill(s)] for h in mode.hero_pool(library, rules.heroes)}
+
+
 def lord_names(library: Any, ruleset: str | None) -> set[str]:
     """The heroes the lord may always choose: of one ruleset, or of any."""
     rulesets = [library.ruleset(ruleset)] if ruleset is not None else library.rulesets.values()

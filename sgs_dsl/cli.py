@@ -409,11 +409,21 @@ def _player_range(ruleset: Any) -> tuple[int, int]:
 
 
 def seat_count(library: Any, ruleset: str, players: int | None) -> int:
-    """`--players`, or 5 when it is left out, brought into the counts the ruleset's mode seats."""
+    """`--players`, or when it is left out the count the mode seats nearest 5 (a campus table
+    with two renegades seats only 8)."""
     if players is not None:
         return players
+    from sgs_dsl.modes import make_mode
+
     low, high = _player_range(library.rulesets[ruleset])
-    return min(max(DEFAULT_PLAYERS, low), high)
+    mode = make_mode(library.rulesets[ruleset])
+    for n in sorted(range(low, high + 1), key=lambda n: (abs(n - DEFAULT_PLAYERS), n)):
+        try:
+            mode.check_players(n)
+        except ValueError:
+            continue
+        return n
+    return min(max(DEFAULT_PLAYERS, low), high)  # no count passes: check_players says why
 
 
 def check_players(library: Any, ruleset: str, players: int) -> None:
@@ -536,10 +546,15 @@ invariants_option = click.option(
     "processing area), or off. A game that breaks one counts as an error. See docs/reliability.md.",
 )
 
-agents_option = click.option(
-    "--agents", "agents_all", default=None, metavar="NAME",
-    help="The agent of every seat: random, heuristic or lookahead  [default: random].",
-)
+
+
+def _agents_option(default: str) -> Any:
+    return click.option("--agents", "agents_all", default=None, metavar="NAME",
+                        help=f"The agent of every seat: random, heuristic or lookahead  [default: {default}].")
+
+
+agents_option = _agents_option("random")
+balance_agents_option = _agents_option("lookahead")  # agents.registry.BALANCE_AGENT (a test holds them equal)
 agent_option = click.option(
     "--agent", "agent_items", multiple=True, metavar="KEY=NAME",
     help="The agent of a role (lord, loyalist, rebel, renegade; 主公 ...) or of a seat (1-based), "
@@ -598,10 +613,10 @@ def _write_records(path: Path | None, library: Any, name: str, players: int, see
     """The per-game export of a batch (sim/records.py), if --records asked for one."""
     if path is None:
         return
-    from sgs_dsl.catalog import heroes_of
+    from sgs_dsl.catalog import hero_skills
     from sgs_dsl.sim.records import records_text
 
-    skills = {h.name: [s.name for s in h.skills] for h in heroes_of(library, name)}
+    skills = hero_skills(library, name)
     _write_report(path, records_text(batch.records, ruleset=name, mode=library.ruleset(name).mode, players=players,
                                      root_seed=seed, hero_skills=skills))
 
@@ -946,11 +961,11 @@ def simulate(
                        mode=library.ruleset(name).mode, agent_spec=agents.as_json(), invariants=invariants,
                        placement=placement.as_json())
     if skill_stats:
-        from sgs_dsl.catalog import heroes_of
+        from sgs_dsl.catalog import hero_skills
         from sgs_dsl.sim.stats import format_skill_stats
         from sgs_dsl.sim.stats import skill_stats as count_skills
 
-        held = {h.name: [s.name for s in h.skills] for h in heroes_of(library, name)}
+        held = hero_skills(library, name)
         names = list(dict.fromkeys(s for skills in held.values() for s in skills))
         report["skill_stats"] = count_skills(batch.records, names, held)
     text = _json(report) + "\n"
@@ -1019,7 +1034,7 @@ def _make_folder(out: Path) -> None:
 def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns: int, batch: Any,
                      agents: Any, invariants: str, placement: Any, strata: str = "role") -> dict[str, Any]:
     """The simulate report of the batch, with its `balance` section over the clean games."""
-    from sgs_dsl.catalog import heroes_of
+    from sgs_dsl.catalog import hero_skills, heroes_of
     from sgs_dsl.game import turn_cap
     from sgs_dsl.sim.balance import balance as balance_numbers
     from sgs_dsl.sim.stats import summarize
@@ -1030,7 +1045,7 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
                         elapsed_s=batch.elapsed_s, mode=mode, agent_spec=agents.as_json(), invariants=invariants,
                         placement=placement.as_json())
     clean = [r for r in batch.records if not r.failed and not r.timed_out]
-    skills = {h.name: [s.name for s in h.skills] for h in heroes_of(library, name)}
+    skills = hero_skills(library, name)
     summary["balance"] = numbers = balance_numbers(clean, skills, mode, strata)
     # the ASCII ids of the names in the tables: the figures' labels when no CJK font is installed
     known = {n: d.id for n, d in library.skills.items()} | {h.name: h.id for h in heroes_of(library, name)}
@@ -1044,7 +1059,7 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
 @players_option
 @click.option("--games", "-g", type=click.IntRange(min=1), default=200, show_default=True, help="Number of games.")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Root seed; game i uses derive_seed(seed, i).")
-@agents_option
+@balance_agents_option
 @agent_option
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
               help="Worker processes (0 = one per CPU). The result does not depend on it.")
@@ -1073,7 +1088,7 @@ def balance(ruleset: str | None, players: int | None, games: int, seed: int, age
 
     \b
     Examples:
-      sgs balance -r standard -p 8 -g 2000 --agents heuristic --out report/
+      sgs balance -r standard -p 8 -g 2000 --jobs 0 --out report/
       sgs balance --compare before/summary.json after/summary.json --out diff/
       sgs balance --compare before.jsonl after.jsonl   # two --records files: paired by seed
     """
@@ -1086,7 +1101,10 @@ def balance(ruleset: str | None, players: int | None, games: int, seed: int, age
         raise click.UsageError("--out DIR is needed: the folder the report is written into",
                                click.get_current_context())
     _need_matplotlib()
-    files, library, name, players, agents = _batch_table(extra, ruleset, players, agents_all, agent_items)
+    from sgs_dsl.agents.registry import BALANCE_AGENT
+
+    files, library, name, players, agents = _batch_table(extra, ruleset, players, agents_all or BALANCE_AGENT,
+                                                         agent_items)
     placement = hero_placement(library, name, players, hero_items, featured)
     batch = _play_batch(name, players, games, seed, quiet, jobs=jobs, max_turns=max_turns, extra_paths=files,
                         library=library, agents=agents, invariants=invariants, placement=placement)

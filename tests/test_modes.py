@@ -133,3 +133,34 @@ def test_the_examples_of_docs_modes_are_real_or_check_with_the_library(tmp_path:
         path.write_text(block, encoding="utf-8")
         found = check_paths([*library_files(), path])
         assert found == [], "\n\n".join(d.render() for d in found)
+
+
+def test_the_skills_a_batch_counts_are_those_the_mode_plays() -> None:
+    """`catalog.hero_skills` (what --skill-stats, balance reports and the every-skill-fires
+    test count) asks the mode: identity plays lord skills (the lord's), 3v3 and 國戰 none, the
+    五人簡易場 no skill at all."""
+    from sgs_dsl.catalog import hero_skills, heroes_of
+
+    library = load_library()
+
+    def lord_skills(ruleset: str) -> set[str]:
+        lords = {s.name for h in heroes_of(library, ruleset) for s in h.skills if "lord" in s.tags}
+        return {s for names in hero_skills(library, ruleset).values() for s in names} & lords
+
+    assert lord_skills("standard") and lord_skills("campus")
+    assert not lord_skills("campus_3v3") and not lord_skills("hegemony")
+    assert any(hero_skills(library, "campus").values())
+    assert not any(hero_skills(library, "campus_simple").values())
+    assert hero_skills(library, "campus_simple").keys() == hero_skills(library, "campus").keys()
+
+
+def test_the_pivotal_player_is_the_one_whose_death_ends_its_side() -> None:
+    library = load_library()
+
+    def pivotal(ruleset: str, players: int) -> list[str]:
+        mode = modes.make_mode(library.ruleset(ruleset))
+        return [p.role for p in mode.seats(players, random.Random(1), True) if mode.pivotal(p)]
+
+    assert pivotal("standard", 8) == ["lord"] and pivotal("campus", 5) == ["lord"]
+    assert pivotal("campus_3v3", 6) == ["leader", "leader"]
+    assert pivotal("hegemony", 6) == []

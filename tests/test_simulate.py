@@ -256,3 +256,11 @@ def test_the_level_reaches_a_ray_actor(level):
     sources = library_sources([Path(f) for f in load_library().files])
     records, _ = GameWorker(sources, BatchSettings("standard", 5, 4, invariants=InvariantLevel(level), parts=BROKEN)).play(0, 8)
     assert any(r.violations for r in records) == (level != "off")
+
+
+def test_a_ruleset_seating_one_count_is_played_at_it_without_players():
+    """Without --players a batch sits at the count nearest 5 that the mode seats: a campus
+    table with two renegades is only ever 8 players."""
+    result = CliRunner().invoke(main, ["simulate", "-r", "campus_two_renegades", "-g", "1"])
+    assert result.exit_code == 0, result.output
+    assert "8 players" in result.output

@@ -19,6 +19,9 @@ from ..engine.decisions import Agent
 from .random_agent import RandomAgent
 
 AGENT_NAMES = ("random", "heuristic", "lookahead")
+#: The agent a balance report plays every seat with unless told: the one that plays every skill
+#: by what it does in the game (docs/ai.md, "Which agent to read balance from").
+BALANCE_AGENT = "lookahead"
 
 
 def make_agent(name: str, seed: int) -> Agent:

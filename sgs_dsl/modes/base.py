@@ -131,6 +131,12 @@ class Mode:
     # ------------------------------------------------------------ during the game
     def has_skill(self, player: Player, skill: Skill) -> bool:
         """Whether a skill of the player's hero is in play for them (the kernel caches this)."""
+        return self.plays_skill(skill)
+
+    def plays_skill(self, skill: Skill) -> bool:
+        """Whether a hero's skill can be in play for anyone at this table (a table of heroes
+        without skills says no to all, a mode without a lord to lord skills): the skills a
+        batch's statistics count."""
         return True
 
     def hidden(self, player: Player, skill: Skill) -> bool:
@@ -223,6 +229,11 @@ class Mode:
         game made one world the seat cannot tell from the real one: engine/knowledge.py);
         `belief`, the viewer's guess of each seat as an ally (1) or an enemy (-1), may weigh
         the deal. Here every side is shown (`visible_side`): nothing is hidden."""
+
+    def pivotal(self, player: Player) -> bool:
+        """Does the player's death end the game for its whole side (identity's lord, 3v3's
+        leader)? A player looking ahead weighs what such a player has more."""
+        return False
 
     def allied(self, mine: str, theirs: str) -> bool:
         """Do two sides (as `side` names them) play for one another? The same side, unless it

@@ -49,10 +49,8 @@ class CampusMode(IdentityMode):
         return f"校園身份局 {len(game.players)}人{simple}：主公是{lord.label()}（體力上限{lord.max_hp}）"
 
     # ------------------------------------------------------------ during the game
-    def has_skill(self, player: Player, skill: Skill) -> bool:
-        if self.option("skills") == "off":  # 五人簡易場無技能: no hero has a skill (equipment keeps its own)
-            return False
-        return super().has_skill(player, skill)
+    def plays_skill(self, skill: Skill) -> bool:
+        return self.option("skills") != "off"  # 五人簡易場無技能: no hero has a skill (equipment keeps its own)
 
     def check_victory(self, game: Game) -> None:
         """Seed 003 勝負判斷: the lord and loyalists win once every rebel and renegade is dead;

@@ -256,8 +256,11 @@ class HegemonyMode(Mode):
         return f"{_face(seat, HEAD)}·{_face(seat, DEPUTY)}"
 
     # ------------------------------------------------------------ during the game
+    def plays_skill(self, skill: Skill) -> bool:
+        return "lord" not in skill.tags  # no lords in this package of 國戰
+
     def has_skill(self, player: Player, skill: Skill) -> bool:
-        if "lord" in skill.tags:  # no lords in this package of 國戰
+        if not self.plays_skill(skill):
             return False
         seat = self.generals.get(player.seat)
         if seat is None:

@@ -136,7 +136,7 @@ class IdentityMode(Mode):
 
     # ------------------------------------------------------------ during the game
     def has_skill(self, player: Player, skill: Skill) -> bool:
-        return "lord" not in skill.tags or player.role == "lord"  # 主公技: only the lord has it
+        return self.plays_skill(skill) and ("lord" not in skill.tags or player.role == "lord")  # 主公技: the lord's
 
     def death_note(self, player: Player) -> str:
         return f"，身份是{ROLE_ZH.get(player.role, player.role)}"
@@ -177,6 +177,9 @@ class IdentityMode(Mode):
         """Roles are hidden but one's own, the lord's (shown at once) and the dead's."""
         known = player.seat == viewer or player.role == "lord" or not player.alive
         return player.role if known else None
+
+    def pivotal(self, player: Player) -> bool:
+        return player.role == "lord"
 
     def allied(self, mine: str, theirs: str) -> bool:
         """The lord and the loyalists are one camp, the rebels another; a renegade stands alone."""

@@ -140,7 +140,10 @@ class Team3v3Mode(Mode):
         return followers[0]
 
     # ------------------------------------------------------------ during the game
-    def has_skill(self, player: Player, skill: Skill) -> bool:
+    def pivotal(self, player: Player) -> bool:
+        return player.role == "leader"  # a team loses when its leader dies
+
+    def plays_skill(self, skill: Skill) -> bool:
         return "lord" not in skill.tags  # no 主公 in 3v3: no lord skills
 
     def death_note(self, player: Player) -> str:
