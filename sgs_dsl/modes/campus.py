@@ -50,7 +50,7 @@ class CampusMode(IdentityMode):
 
     # ------------------------------------------------------------ during the game
     def plays_skill(self, skill: Skill) -> bool:
-        return self.option("skills") != "off"  # 五人簡易場無技能: no hero has a skill (equipment keeps its own)
+        return bool(self.option("skills") != "off")  # 五人簡易場無技能: no hero has a skill (equipment keeps its own)
 
     def check_victory(self, game: Game) -> None:
         """Seed 003 勝負判斷: the lord and loyalists win once every rebel and renegade is dead;
