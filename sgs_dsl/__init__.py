@@ -27,9 +27,10 @@ COMPILED_MODULES = (
     # the compiled text: its closures, the effects they call, the values they check
     "sgs_dsl.compiler.compiler", "sgs_dsl.compiler.expressions", "sgs_dsl.compiler.procedures",
     "sgs_dsl.compiler.runtime", "sgs_dsl.compiler.values",
-    # the modes, the game's loop, its random agent
+    # the modes, the game's loop, its agents but the lookahead one (whose time is its rollouts')
     "sgs_dsl.modes.base", "sgs_dsl.modes.campus", "sgs_dsl.modes.hegemony", "sgs_dsl.modes.identity",
-    "sgs_dsl.modes.team3v3", "sgs_dsl.game", "sgs_dsl.agents.random_agent",
+    "sgs_dsl.modes.team3v3", "sgs_dsl.game", "sgs_dsl.agents.random_agent", "sgs_dsl.agents.heuristic",
+    "sgs_dsl.agents.sides",
 )
 
 

@@ -414,3 +414,29 @@ def test_a_belief_weighs_the_roles_a_world_deals(library):
         loyal.update(s for s in hidden if copy.players[s].role == "loyalist")
     on_allies, on_enemies = sum(loyal[s] for s in allies), sum(loyal[s] for s in enemies)
     assert on_allies > 3 * on_enemies  # two loyalists among seven hidden seats: uniform would give 2:5
+
+
+class KnowledgeChecker:
+    """A random agent that, at every question, holds `known_cards` (read place by place) to
+    `knows` asked of every card."""
+
+    def __init__(self, game, seed):
+        self.game, self.rng, self.checked = game, random.Random(seed), 0
+
+    def choose(self, request, view):
+        from sgs_dsl.engine.knowledge import known_cards
+
+        game = self.game
+        for seat in range(len(game.players)):
+            assert known_cards(game, seat) == frozenset(c.uid for c in game.all_cards if knows(game, seat, c))
+        self.checked += 1
+        return self.rng.randrange(len(request.options))
+
+
+@pytest.mark.parametrize("ruleset,players", [("standard", 5), ("hegemony", 6), ("junzheng", 8)])
+def test_the_cards_a_seat_knows_are_read_place_by_place(library, ruleset, players):
+    game = setup(library, ruleset, players, 11)
+    track(game)
+    game.agents = [KnowledgeChecker(game, seat) for seat in range(players)]
+    run(game, max_turns=30)
+    assert sum(a.checked for a in game.agents) > 50

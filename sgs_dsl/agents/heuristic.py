@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ..compiler.profile import NOTHING, Profile, profiles
+from ..compiler.profile import NOTHING, Profile, Profiles, profiles
 from ..core.model import Card
 from ..engine.decisions import Request
 from ..engine.describe import OptionFacts, card_named, describe, kind_facts
@@ -32,14 +32,15 @@ INVOKE_KEY = "invoke:"  # the turn's count of yes answers to an asker, kept with
 
 
 class HeuristicAgent:
-    def __init__(self, seed: int):
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int, rng: random.Random | None = None):
+        self.rng = random.Random(seed) if rng is None else rng  # (players played forward share one: lookahead.py)
         self._rel_key: tuple[Any, ...] = ()
         self._rel: tuple[float, ...] = ()
         self._acts: dict[str, int] = {}  # this turn's play actions by label, and "" for all
         self._acts_turn = -1
         self._targets: dict[Any, tuple[int, ...]] = {}  # legal targets within one play question
         self._seen: dict[tuple[Any, ...], Act] = {}  # public acts seen while answering, once each
+        self.last_scores: Scores = []  # the scores of the options of the last question scored
 
     # ------------------------------------------------------------ answering
     def choose(self, request: Request, view: Any) -> int:
@@ -47,8 +48,9 @@ class HeuristicAgent:
         if request.kind in ("respond", "counter"):  # a card in use is shown to all: who aims it at whom
             self._observe(view)
         if score is None:
+            self.last_scores = []
             return self.rng.randrange(len(request.options))
-        scores = score(self, request, view)
+        scores = self.last_scores = score(self, request, view)
         best = max(scores)
         ties = [i for i, s in enumerate(scores) if s == best]
         pick = ties[0] if len(ties) == 1 else self.rng.choice(ties)
@@ -238,13 +240,15 @@ def act_of(frames: tuple[tuple[str, int, int | None], ...], i: int, view: Any) -
     return user, on, sign * (1.0 if effect < 0 else -1.0)
 
 
-def _profiles(view: Any) -> Any:
+def _profiles(view: Any) -> Profiles:
     return profiles(view.library)
 
 
 def _on(p: Profile, seat: int, view: Any, rel: tuple[float, ...]) -> float:
     """The worth to this seat of the card's target effect landing on `seat`: harm weighs more
     on a weak enemy, help more on a weak ally."""
+    hp: int
+    max_hp: int
     hp, max_hp = view.hp(seat)
     urgency = 1.0 + (max_hp - hp) / max(1, max_hp) + (0.5 if hp <= 1 else 0.0)
     return p.target * rel[seat] * urgency

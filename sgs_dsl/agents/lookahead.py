@@ -1,15 +1,17 @@
 """A player that looks ahead: it values an option by what it does in the game, played forward
 on copies of the game the seat cannot tell from the real one (docs/ai.md, "The lookahead agent").
 
-At a question worth it (an optional skill, a play phase that offers a skill's action) it takes
-a few candidates (the heuristic agent's pick, and the skill's options), and for each of a few
-worlds (engine/knowledge.py: the cards and roles it cannot see dealt again) it branches the game
-at the start of this turn, replays what was answered since, answers the candidate, plays the
-turn out with heuristic players on every seat, and scores the table by its side
+At a question worth it it takes a few candidates: at an optional skill whose text's profile
+cannot settle its worth, both answers; in a play phase that offers a skill's action, the
+heuristic agent's pick and each action; at a close call (a play or target question where the
+heuristic scores another option within `margin` of its pick), those options. For each of a
+few worlds (engine/knowledge.py: the cards and roles it cannot see dealt again) it branches
+the game at the start of this turn, replays what was answered since, answers the candidate,
+plays the turn out with heuristic players on every seat, and scores the table by its side
 (`evaluate`). Each candidate meets the same worlds (common random numbers), so the comparison
 is of the options, not of the luck. Every other question is the heuristic agent's. It knows no
-card, hero or skill by name; its budgets are counts (rollouts per question), so the same seed
-plays the same game; a time budget can be added (`ms`), at the cost of that."""
+card, hero or skill by name; its budgets are counts (`Settings`), so the same seed plays the
+same game; a time budget can be added (`ms`), at the cost of that."""
 
 from __future__ import annotations
 
@@ -17,28 +19,39 @@ import random
 import time
 from typing import Any
 
-from ..core.model import GameOver, RulesError
+import attrs
+
+from ..core.model import Card, GameOver, RulesError
 from ..engine.decisions import Request
 from ..engine.describe import describe
 from ..engine.forking import play_turns, replayed_all
 from .heuristic import HeuristicAgent
 
 WIN = 100.0  # the score of a world the seat's side won (minus: lost)
-WORLDS = 2  # worlds dealt per question
-CANDIDATES = 3  # options compared per question, at most
-TURNS = 1  # turns played forward: the rest of this one
-PER_TURN = 4  # questions looked ahead at in one turn, at most
+
+
+@attrs.frozen
+class Settings:
+    """What the agent looks ahead at and how far: budgets in counts, so that the same seed
+    plays the same game (docs/ai.md, "The lookahead agent", has the figures behind them)."""
+
+    worlds: int = 1  # worlds dealt per question, every candidate played in each
+    candidates: int = 3  # options compared per question, at most
+    turns: int = 1  # turns played forward: the rest of this one
+    per_turn: int = 6  # questions looked ahead at in one turn, at most
+    margin: float | None = 1.5  # a play or target question whose runner-up the heuristic scores within
+    # this of its pick is a close call (None: none is)
+    pivotal: float = 2.0  # the weight of what a player has whose death ends its side's game (Mode.pivotal)
+    ms: float | None = None  # a time budget per question, at the cost of determinism
 
 
 class LookaheadAgent:
     looks_ahead = True  # setup keeps the forward model for it (engine/forking.py)
 
-    def __init__(self, seed: int, worlds: int = WORLDS, candidates: int = CANDIDATES, turns: int = TURNS,
-                 ms: float | None = None) -> None:
+    def __init__(self, seed: int, settings: Settings = Settings()) -> None:
         self.heuristic = HeuristicAgent(seed)
         self.rng = random.Random(seed ^ 0x10CA7E)
-        self.worlds, self.candidates, self.turns, self.ms = worlds, candidates, turns, ms
-        self.per_turn = PER_TURN
+        self.settings = settings
         self._looks: dict[int, int] = {}  # questions looked ahead at this turn (by turn number)
         self.looked = 0  # questions looked ahead at, rollouts played, and those that went their own way
         self.rollouts = 0
@@ -58,29 +71,45 @@ class LookaheadAgent:
         questions a turn: at an optional skill's question whose worth the text's profile cannot
         settle (it costs its owner, or the heuristic would decline it), both answers; in the
         play phase, the heuristic's pick and each action of a skill; else none."""
-        if self._looks.get(view.turn, 0) >= self.per_turn:
+        if self._looks.get(view.turn, 0) >= self.settings.per_turn:
             return []
         if request.kind == "invoke":
             costly = self.heuristic.asking_profile(request, view).user < 0
             declined = describe(request.options[pick].value).action != "yes"
             found = list(range(len(request.options))) if costly or declined else []
         elif request.kind == "play":
+            if describe(request.options[pick].value).equip:  # into an empty slot: played whatever comes next
+                return []
             skills = [i for i, o in enumerate(request.options)
                       if isinstance(o.value, tuple) and o.value[0] in ("active", "attach") and i != pick]
-            found = [pick, *skills] if skills else []
+            found = [pick, *skills] if skills else self._close_calls(request, pick)
+        elif request.kind == "target":
+            found = self._close_calls(request, pick)
         else:
             found = []
-        if found:
+        found = _unlike(request, found)
+        if len(found) > 1:
             self._looks = {view.turn: self._looks.get(view.turn, 0) + 1}
-        return found[: self.candidates]
+        return found[: self.settings.candidates]
+
+    def _close_calls(self, request: Request, pick: int) -> list[int]:
+        """The pick and the options the heuristic scored within `margin` of it, best first
+        (not a piece of equipment that would replace one: a wash the heuristic declines)."""
+        scores, margin = self.heuristic.last_scores, self.settings.margin
+        if margin is None or not scores:
+            return []
+        near = sorted((i for i, s in enumerate(scores) if i != pick and scores[pick] - s <= margin
+                       and not describe(request.options[i].value).equip), key=lambda i: -scores[i])
+        return [pick, *near] if near else []
 
     def _best(self, request: Request, view: Any, candidates: list[int], pick: int) -> int:
         self.looked += 1
-        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
+        ms = self.settings.ms
+        deadline = None if ms is None else time.perf_counter() + ms / 1000
         pinned = view.known_cards()
         belief = self.heuristic.relation(view)  # who seems an ally: the worlds deal roles by it
         totals = {i: [0.0, 0] for i in candidates}
-        for _ in range(self.worlds):
+        for _ in range(self.settings.worlds):
             world = self.rng.getrandbits(64)
             for i in candidates:
                 value = self._rollout(request, view, i, world, pinned, belief)
@@ -99,16 +128,31 @@ class LookaheadAgent:
                  belief: tuple[float, ...]) -> float | None:
         """The candidate played forward in one world: its score, or None when the copy did not
         reach this question (a world dealt again need not offer what was answered before)."""
-        seeds = random.Random(world)
-        agents = [HeuristicAgent(seeds.getrandbits(32)) for _ in range(len(view.sides()))]
-        copy, player = view.branch((index, request.options[index].label), random.Random(world), agents, pinned,
+        ties = random.Random(world)  # one generator breaks every rollout player's ties: seeded once
+        agents = [HeuristicAgent(0, ties) for _ in range(len(view.sides()))]
+        copy, player = view.branch((index, request.options[index].label), random.Random(world ^ 1), agents, pinned,
                                    belief)
         self.rollouts += 1
-        over = play_forward(copy, player, self.turns)
+        over = play_forward(copy, player, self.settings.turns)
         if not replayed_all(copy):
             self.diverged += 1
             return None
-        return evaluate(copy, view.seat, over)
+        return evaluate(copy, view.seat, over, self.settings.pivotal)
+
+
+def _unlike(request: Request, found: list[int]) -> list[int]:
+    """The candidates less those alike an earlier one (the same card kind, colours and
+    facts: two red 殺 of a hand differ only in what no rule reads here)."""
+    seen: set[Any] = set()
+    out = []
+    for i in found:
+        value = request.options[i].value
+        cards = value[1] if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], (list, tuple)) else ()
+        key = (describe(value), tuple(c.color for c in cards if isinstance(c, Card)))
+        if key not in seen:
+            seen.add(key)
+            out.append(i)
+    return out
 
 
 def play_forward(game: Any, player: Any, turns: int) -> GameOver | None:
@@ -135,11 +179,13 @@ def worth(p: Any) -> float:
     return 3.0 + 1.5 * p.hp + 0.8 * len(p.hand) + 0.8 * len(p.equips) - 0.6 * len(p.judge)
 
 
-def evaluate(game: Any, seat: int, over: GameOver | None) -> float:
-    """The table as good for `seat`'s side: the game's end, else its camp's worth minus the others'."""
+def evaluate(game: Any, seat: int, over: GameOver | None, pivotal: float = 1.0) -> float:
+    """The table as good for `seat`'s side: the game's end, else its camp's worth minus the
+    others', a pivotal player's (Mode.pivotal) weighed `pivotal` times."""
     mode = game.mode
     me = game.players[seat]
     mine = mode.side(game, me)
     if over is not None:
         return WIN if won(mode, over.winner, mine) else -WIN
-    return sum((1.0 if p is me or mode.allied(mine, mode.side(game, p)) else -1.0) * worth(p) for p in game.players)
+    return sum((1.0 if p is me or mode.allied(mine, mode.side(game, p)) else -1.0) * worth(p)
+               * (pivotal if mode.pivotal(p) else 1.0) for p in game.players)

@@ -100,7 +100,7 @@ def _hidden_allies(view: Any, sides: tuple[str | None, ...], mine: str) -> int |
     """How many of this seat's allies are still among the players whose role it does not
     see: the roles dealt (public) less those it sees (its own, the lord's, the dead's);
     None when the mode keeps the count hidden."""
-    counts = view.role_counts()
+    counts: dict[str, int] = view.role_counts()
     if not counts:
         return None
     ally = "loyalist" if mine in LORD_CAMP else mine  # the lord is always shown

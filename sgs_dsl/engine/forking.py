@@ -184,7 +184,8 @@ def fork_game(game: Game, agents: list[Any] | None = None, light: bool = False) 
     with them), else the copy's seats are answered by `agents`. The copy checks no invariants
     (`on_free_time` is None) until its runner hooks a checker of its own, and keeps no turn
     start of its own. A `light` copy (a branch played forward and thrown away) starts the
-    records only rulings read (`_RULINGS_LOGS`) empty, and shares the damages dealt before
+    records only rulings read (`_RULINGS_LOGS`) empty, records no answers (no one branches
+    from a branch), and shares the damages dealt before
     the current round (all of them when no text reads the history), which no rule reads again
     (agents read their seats and amounts)."""
     if game.use_stack or game.block_endings or game.processing or game.phase_now is not None:
@@ -193,7 +194,8 @@ def fork_game(game: Game, agents: list[Any] | None = None, light: bool = False) 
     # not copied (set aside for the copy, each as its empty value): the tables the copy works
     # out afresh, the replica and its turns, what each seat knows (a table of immutable
     # values: copied flat below), the damage log (below), and in a light copy the rulings' records
-    names = [*_LAZY_TABLES, "turn_start", "turn_marks", "knowledge", "damage_log", *(_RULINGS_LOGS if light else ())]
+    names = [*_LAZY_TABLES, "turn_start", "turn_marks", "knowledge", "damage_log",
+             *((*_RULINGS_LOGS, "recording") if light else ())]
     aside = {name: getattr(game, name) for name in names}
     for name in names:
         empty = aside[name]
@@ -212,6 +214,7 @@ def fork_game(game: Game, agents: list[Any] | None = None, light: bool = False) 
     if light:
         for name in _RULINGS_LOGS:
             setattr(copy, name, [])
+        copy.recording = None
     copy.knowledge = None if game.knowledge is None else dict(game.knowledge)
     history = game.history  # (off, no text reads the damage log: all of it is kept)
     kept = 0 if not light else history.since.get("round", (0, 0))[1] if history.on else len(game.damage_log)
@@ -312,6 +315,7 @@ def branch(game: Game, seat: int, rng: random.Random, agents: list[Any], answer:
     copy = fork_game(start.game, agents, light=True)
     if deal_again:
         determinize(copy, seat, rng, known_cards(game, seat) if pinned is None else pinned, belief)
+    copy.knowledge = None  # played forward by players who read no one's knowledge: not kept
     seat_now, since = game.turn_marks[start.mark]
     copy.replay = (game.recording or [])[since:] + ([answer] if answer is not None else [])
     copy.replay_at = 0

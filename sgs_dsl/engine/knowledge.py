@@ -22,6 +22,7 @@ import random
 from typing import TYPE_CHECKING
 
 from ..core.model import Card
+from ..core.vocab import PILE
 
 if TYPE_CHECKING:
     from ..core.model import Player
@@ -126,7 +127,9 @@ def determinize(game: Game, seat: int, rng: random.Random, pinned: frozenset[int
             if card.uid not in pinned and seat not in known.get(card.uid, ()):
                 free.append(card)
                 slots.append((place, i))
-    rng.shuffle(free)
+    for k in range(len(free) - 1, 0, -1):  # a shuffle (random.shuffle's loop is Python's: slower)
+        j = int(rng.random() * (k + 1))
+        free[k], free[j] = free[j], free[k]
     for (place, i), card in zip(slots, free, strict=True):
         place[i] = card
     game.mode.determinize(game, seat, rng, belief)
@@ -136,5 +139,16 @@ def determinize(game: Game, seat: int, rng: random.Random, pinned: frozenset[int
 
 
 def known_cards(game: Game, seat: int) -> frozenset[int]:
-    """The uids of the cards whose place `seat` knows now (face up, its own, known face down)."""
-    return frozenset(c.uid for c in game.all_cards if knows(game, seat, c))
+    """The uids of the cards whose place `seat` knows now (face up, its own, known face down):
+    every card but those in a face-down place that it does not know (`knows`, read place by
+    place rather than card by card, which finds each card's place)."""
+    known = game.knowledge or {}
+    places = [game.deck]
+    for p in game.players:
+        if p.seat != seat:
+            places.append(p.hand)
+        for name, pile in p.piles.items():
+            if pile and game.moves.face_down(PILE + name):
+                places.append(pile)
+    unknown = {c.uid for place in places for c in place if seat not in known.get(c.uid, ())}
+    return frozenset(c.uid for c in game.all_cards if c.uid not in unknown)
