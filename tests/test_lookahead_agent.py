@@ -32,7 +32,7 @@ def _play_option(card):
 
 
 def _request(kind, options):
-    return Request(0, kind, "", tuple(options), None, None)
+    return Request(0, kind, "", tuple(options))
 
 
 def test_the_registry_makes_the_default_settings():
@@ -74,3 +74,34 @@ def test_a_pivotal_player_weighs_more_in_the_score(library):
     assert weighed == pytest.approx(plain - worth(lord))  # the lord is the rebel's enemy
     mine = evaluate(game, lord.seat, None, pivotal=1.0)
     assert evaluate(game, lord.seat, None, pivotal=2.0) == pytest.approx(mine + worth(lord))  # its own
+
+
+class _View:
+    """What `_best` reads of a seat's view: the sides it sees, the cards it knows."""
+
+    def __init__(self, hidden: int, seats: int = 8):
+        self._sides = ("lord",) + ("rebel",) * (seats - 1 - hidden) + (None,) * hidden
+        self.seat, self.turn = 1, 1
+
+    def sides(self):
+        return self._sides
+
+    def known_cards(self):
+        return frozenset()
+
+
+class _Guess:
+    def relation(self, view):
+        return (0.0,) * len(view.sides())
+
+
+@pytest.mark.parametrize("hidden,worlds", [(0, 1), (4, 1), (5, 2), (7, 2)])
+def test_more_worlds_are_dealt_the_more_sides_are_hidden(hidden, worlds):
+    """One world per question, and one more for every `hidden_per_world` (5) seats whose side
+    the seat cannot see; each candidate is played in each world."""
+    agent = LookaheadAgent(1)
+    played = []
+    agent._rollout = lambda request, view, index, world, pinned, belief: played.append(index) or 0.0
+    agent.heuristic = _Guess()  # (the compiled build's heuristic agent takes no patched method)
+    agent._best(_request("play", [Option("a"), Option("b")]), _View(hidden), [0, 1], 0)
+    assert played == [0, 1] * worlds

@@ -35,13 +35,14 @@ class Settings:
     """What the agent looks ahead at and how far: budgets in counts, so that the same seed
     plays the same game (docs/ai.md, "The lookahead agent", has the figures behind them)."""
 
-    worlds: int = 1  # worlds dealt per question, every candidate played in each
+    worlds: int = 1  # worlds dealt per question, every candidate played in each, and one more for
+    hidden_per_world: int = 5  # every so many seats whose side the seat cannot see (8 players: 2 worlds)
     candidates: int = 3  # options compared per question, at most
     turns: int = 1  # turns played forward: the rest of this one
     per_turn: int = 6  # questions looked ahead at in one turn, at most
     margin: float | None = 1.5  # a play or target question whose runner-up the heuristic scores within
     # this of its pick is a close call (None: none is)
-    pivotal: float = 2.0  # the weight of what a player has whose death ends its side's game (Mode.pivotal)
+    pivotal: float = 3.0  # the weight of what a player has whose death ends its side's game (Mode.pivotal)
     ms: float | None = None  # a time budget per question, at the cost of determinism
 
 
@@ -109,7 +110,8 @@ class LookaheadAgent:
         pinned = view.known_cards()
         belief = self.heuristic.relation(view)  # who seems an ally: the worlds deal roles by it
         totals = {i: [0.0, 0] for i in candidates}
-        for _ in range(self.settings.worlds):
+        hidden = sum(1 for side in view.sides() if side is None)
+        for _ in range(self.settings.worlds + hidden // self.settings.hidden_per_world):
             world = self.rng.getrandbits(64)
             for i in candidates:
                 value = self._rollout(request, view, i, world, pinned, belief)
