@@ -44,7 +44,12 @@ def known_ally(view: Any, seat: int) -> bool:
 
 
 def known_enemy(view: Any, seat: int) -> bool:
-    return view.sides()[seat] is not None and not known_ally(view, seat)
+    """A player on a shown side against this seat's; never the lord to a renegade, who needs the
+    lord alive till last (and saves it while the rebels are ahead)."""
+    sides = view.sides()
+    if sides[view.seat] == "renegade" and sides[seat] == "lord":
+        return False
+    return sides[seat] is not None and not known_ally(view, seat)
 
 
 class Checked:
@@ -161,6 +166,45 @@ def test_profiles_read_effects_from_text(library: Any) -> None:
     assert table.card("火殺") == table.card("殺")  # a 火殺 is a 殺
     assert table.skill("突襲").user > 0 > table.skill("突襲").other  # gains the others' cards
     assert profiles(library) is table  # once per library
+
+
+def test_profiles_read_the_kingdoms_a_skill_names(library: Any) -> None:
+    table = profiles(library)
+    assert table.kingdoms["護駕"] == {"wei"} and table.kingdoms["激將"] == {"shu"}
+    assert table.kingdoms["救援"] == {"wu"} and table.kingdoms["大米"] == {"wu"}  # the source's, the dying's
+    assert table.kingdoms["突襲"] == frozenset()
+
+
+class HeroChoices:
+    """A heuristic agent that notes, at each hero question, its role, the kingdoms the shown
+    lord's lord skills name, the kingdoms it was offered, and the one it chose."""
+
+    def __init__(self, seed: int, noted: list[tuple[str, frozenset[str], set[str], str]]):
+        self.agent = HeuristicAgent(seed)
+        self.noted = noted
+
+    def choose(self, request: Request, view: Any) -> int:
+        index = self.agent.choose(request, view)
+        if request.kind == "hero" and view.role != "lord":
+            lord = next(p for p in view.players() if p.role == "lord")
+            skills = view.library.heroes[lord.name].skills
+            named = frozenset(k for s in skills if "lord" in s.tags for k in profiles(view.library).kingdoms[s.name])
+            self.noted.append((view.role, named, {o.value.kingdom for o in request.options},
+                               request.options[index].value.kingdom))
+        return index
+
+
+@pytest.mark.parametrize("ruleset", ["standard", "campus"])
+def test_the_lords_side_chooses_a_hero_its_lord_skills_call_on(library: Any, ruleset: str) -> None:
+    # seed 003, 選擇武將: the others choose by their role and the lord's lord skills
+    noted: list[tuple[str, frozenset[str], set[str], str]] = []
+    for seed in range(40):
+        play_game(library, ruleset, 5, seed, max_turns=1, agents=[HeroChoices(seed * 8 + i, noted) for i in range(5)])
+    offered = [(role, named, chosen) for role, named, kingdoms, chosen in noted if named & kingdoms]
+    helpers = [chosen in named for role, named, chosen in offered if role in ("loyalist", "renegade")]
+    rebels = [chosen in named for role, named, chosen in offered if role == "rebel"]
+    assert helpers and all(helpers)
+    assert rebels and not all(rebels)  # a rebel chooses by other things
 
 
 def test_describe_options() -> None:

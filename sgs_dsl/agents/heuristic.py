@@ -180,6 +180,15 @@ class HeuristicAgent:
         return [-_keep(describe(o.value)) for o in request.options]
 
     # ------------------------------------------------------------ answers
+    def score_hero(self, request: Request, view: Any) -> Scores:
+        """Seed 003, 選擇武將: the others choose knowing the lord's hero and its lord skills.
+        The lord's side, and a renegade (who needs the lord alive till last), take a hero of a
+        kingdom the lord's lord skills name: the players those skills call on or favour."""
+        if view.role not in ("loyalist", "renegade"):
+            return [0.0] * len(request.options)
+        wanted = _lord_kingdoms(view)
+        return [float(getattr(o.value, "kingdom", None) in wanted) for o in request.options]
+
     def score_respond(self, request: Request, view: Any) -> Scores:
         if request.for_seat is not None and self.relation(view)[request.for_seat] <= ALLY:
             return [1.0 if o.value is None else 0.0 for o in request.options]  # not for an enemy
@@ -240,6 +249,16 @@ def act_of(frames: tuple[tuple[str, int, int | None], ...], i: int, view: Any) -
     return user, on, sign * (1.0 if effect < 0 else -1.0)
 
 
+def _lord_kingdoms(view: Any) -> frozenset[str]:
+    """The kingdoms the shown lord's lord skills name (none before the lord has a hero)."""
+    table = _profiles(view)
+    for p in view.players():
+        hero = view.library.heroes.get(p.name) if p.role == "lord" and p.seat != view.seat else None
+        if hero is not None:
+            return frozenset(k for s in hero.skills if "lord" in s.tags for k in table.kingdoms.get(s.name, ()))
+    return frozenset()
+
+
 def _profiles(view: Any) -> Profiles:
     return profiles(view.library)
 
@@ -286,4 +305,5 @@ _SCORERS: dict[str, Callable[[HeuristicAgent, Request, Any], Scores]] = {
     "save": HeuristicAgent.score_save,
     "counter": HeuristicAgent.score_counter,
     "invoke": HeuristicAgent.score_invoke,
+    "hero": HeuristicAgent.score_hero,
 }

@@ -4,7 +4,11 @@ tell a harmful card from a helpful one and to value optional skills.
 
 A profile scores three parties: the card's `target`, its `user` (a skill's owner, `you`),
 and `other` (anyone else the text names: a chosen player, a damage source). Positive is
-good for that party. Computed once per library, from the parsed text of its files."""
+good for that party. Computed once per library, from the parsed text of its files.
+
+A skill's profile also keeps the kingdoms its text names (a kingdom compared with a literal:
+`p.kingdom == "wei"`): whom a lord skill calls on or favours, which players choosing their
+heroes weigh (seed 003, 選擇武將)."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from typing import Any
 import attrs
 
 from ..syntax import ast
+from .schema import KINGDOMS
 
 # per unit of the effect (its count argument when it is a number), for the party it names first
 HARM_OR_HELP: dict[str, float] = {
@@ -47,6 +52,7 @@ NOTHING = Profile()
 class Profiles:
     cards: dict[str, Profile]  # by card name
     skills: dict[str, Profile]  # by skill name
+    kingdoms: dict[str, frozenset[str]] = attrs.Factory(dict)  # skill name -> the kingdoms its text names
 
     def card(self, name: str) -> Profile:
         return self.cards.get(name, NOTHING)
@@ -73,16 +79,32 @@ def _build(library: Any) -> Profiles:
 
     cards: dict[str, Profile] = {}
     skills: dict[str, Profile] = {}
+    kingdoms: dict[str, frozenset[str]] = {}
     for path in library.files:
         for d in parse_file(Path(path)).definitions:
             if isinstance(d, ast.CardDef):
                 cards[d.name.text] = _walk_members(d.members)
             elif isinstance(d, ast.SkillDef):
                 skills[d.name.text] = _walk_members(d.members)
+                kingdoms[d.name.text] = _kingdoms_named(d)
     for name, kind in library.cards.items():  # 火殺 is a 殺: it does what its base does
         if kind.like is not None and cards.get(name, NOTHING).empty:
             cards[name] = cards.get(kind.like.name, NOTHING)
-    return Profiles(cards, skills)
+    return Profiles(cards, skills, kingdoms)
+
+
+def _kingdoms_named(definition: Any) -> frozenset[str]:
+    """The kingdoms a definition's text compares a player's kingdom with."""
+    found: set[str] = set()
+    stack: list[object] = [definition]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Compare) and node.op in ("==", "!="):
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(side, ast.Field) and side.name == "kingdom" and isinstance(other, ast.Str):
+                    found.add(KINGDOMS.get(other.value, other.value))
+        stack.extend(ast.children(node))
+    return frozenset(found)
 
 
 def _walk_members(members: tuple[Any, ...]) -> Profile:
