@@ -10,6 +10,9 @@ of `if`, with values kept on the use or damage under names that may look private
 procedure that calls itself under up to 50 levels of text) are loaded into a ruleset beside
 the standard heroes and played: every game ends normally or with a located rules error,
 never an internal error.
+(c) Random skills that name a variable (`let`, `for`, `[x in ...]`, `any(x in ...)`, a
+procedure's parameter) as a word of the language an argument reads bare (a zone, a phase, a
+nature, a pile, ...): each is rejected with a located error at the name.
 
 The budget is SGS_FUZZ_EXAMPLES examples in all (default 250, under a minute); the runs are
 derandomized, so CI sees the same examples every time.
@@ -30,6 +33,9 @@ from hypothesis import strategies as st
 from sgs_dsl.agents.registry import AgentSpec, SeatAgents
 from sgs_dsl.compiler import schema
 from sgs_dsl.compiler.library import build, load_library
+from sgs_dsl.compiler.moves_check import FIXED_PLACES
+from sgs_dsl.compiler.state_check import GENDERS
+from sgs_dsl.core.vocab import DAMAGE_KINDS, HISTORY_CARDS, PERIODS, REASONS, SCOPES
 from sgs_dsl.core.windows import WINDOWS
 from sgs_dsl.game import play_game
 from sgs_dsl.resources import library_files
@@ -39,7 +45,7 @@ from sgs_dsl.syntax.diagnostics import Diagnostic, SgsError
 
 ROOT = Path(__file__).resolve().parent.parent
 TOTAL = int(os.environ.get("SGS_FUZZ_EXAMPLES", "250"))
-SHARES = {"sgs": 0.35, "ruling": 0.2, "bytes": 0.15, "skill": 0.3}
+SHARES = {"sgs": 0.35, "ruling": 0.2, "bytes": 0.15, "skill": 0.25, "shadow": 0.05}
 MAX_TURNS = 6  # a short game: enough turns for every phase and some deaths
 PLAYERS = 4
 RULINGS_RUN = 3  # rulings of a mutated file that are played
@@ -367,3 +373,33 @@ def test_every_builtin_is_generated_or_excluded_with_a_reason() -> None:
                       if (not b.needs or b.needs in scope) and arguments(b, scope) is not None}
     assert set(schema.BUILTINS) - set(NOT_GENERATED) <= reachable
     assert set(NOT_GENERATED) <= set(schema.BUILTINS)
+
+
+# ------------------------------------------------------------------ shadowing
+
+# the words an argument reads bare, and the piles the file declares
+WORDS = sorted({*schema.ZONES, *schema.SLOTS, *schema.NATURES, *schema.PHASE_NAMES, *schema.MARK_SCOPES,
+                *FIXED_PLACES, *REASONS, *HISTORY_CARDS, *DAMAGE_KINDS, *PERIODS, *SCOPES, *GENDERS,
+                *schema.KINGDOMS, "head", "deputy", "影庫"})
+BINDINGS = (  # each binds {w} and uses it as a variable
+    "let {w} = you; draw({w}, 1);",
+    "for {w} in others(you) {{ draw({w}, 1); }}",
+    "draw(you, count([{w} in others(you) where {w}.hp > 1]));",
+    "if any({w} in players(), {w}.hurt) {{ draw(you, 1); }}",
+    "影遞(you);",  # the procedure below, its parameter named {w}
+)
+
+
+@given(st.sampled_from(WORDS), st.sampled_from(BINDINGS))
+@fuzz_settings("shadow")
+def test_a_variable_named_as_a_word_is_a_located_error(work: Path, word: str, binding: str) -> None:
+    procedure = f"procedure 影遞({word}: player) {{ draw({word}, 1); }}\n" if binding.startswith("影遞") else ""
+    text = (procedure + 'skill 影技 yingji "生成的技能" {\n  pile 影庫;\n'
+            f"  active once {{ if count(pile(you, 影庫)) == 0 {{ move(cards_of(you, hand), to: 影庫, of: you); }} {binding.format(w=word)} }}\n}}\n")
+    path = work / "fuzz_shadow.sgs"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SgsError) as raised:
+        build(SGS_FILES + [path])
+    assert_located(raised.value.diagnostics)
+    assert any("cannot be a variable's name" in d.message and d.span.file == str(path)
+               for d in raised.value.diagnostics), text

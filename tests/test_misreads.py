@@ -17,6 +17,17 @@ from sgs_dsl.resources import library_files
     ("  active once { let true = 0; draw(you, 1); }", "'true' is a reserved word: it cannot be a variable's name",
      "`let my_true = ...`"),
     ("  active once { let draw = 1; draw(you, draw); }", "'draw' is an effect or function", "give the variable"),
+    # a variable named as a word an argument reads bare would be read for the word, or the word for it
+    ("  active once { let hand = you; draw(you, count(cards_of(hand, hand))); }",
+     "'hand' is a word of the language (a zone, a place): it cannot be a variable's name", "give the variable another name"),
+    ("  active once { for judge in others(you) { draw(judge, 1); } }",
+     "'judge' is a word of the language (a phase, a zone, a place)", "give the variable another name"),
+    ("  active once { draw(you, count([fire in others(you) where fire.hp > 1])); }",
+     "'fire' is a word of the language (a nature)", "give the variable another name"),
+    ("  active once { draw(you, count([p in others(you) where any(male in players(), male == p)])); }",
+     "'male' is a word of the language (a gender)", "give the variable another name"),
+    ("  active once { let t = you; draw(you, count(cards_of(you, t))); }",
+     "expected a zone name here, found player", "zones: hand, equip"),
     ("  on damaged optional optional { draw(you, 1); }", "the flag 'optional' is given twice", "write it once"),
     ("  active once once { draw(you, 1); }", "the flag 'once' is given twice", "first given at line 2"),
     ("  on damaged when damage.card is 無懈可擊 殺 { draw(you, 1); }",
@@ -94,6 +105,19 @@ def test_a_let_never_read_is_a_located_warning_that_does_not_stop_the_load(tmp_p
     assert "the variable 'n' is never read" in warning.message and "misspelt" in warning.hint
     result = CliRunner().invoke(main, ["check", str(path)])
     assert result.exit_code == 0 and f"{path}:2:21: warning: the variable 'n' is never read" in result.output
+
+
+def test_an_empty_skill_or_body_is_a_located_warning_that_does_not_stop_the_load(tmp_path):
+    path = tmp_path / "empty.sgs"
+    path.write_text('skill 空 kong "測試" {\n}\nskill 虛 xu "測試" {\n  on damaged when damage.target == you { }\n'
+                    '  active once { }\n}\n', encoding="utf-8")
+    assert check_paths([path]) == []  # it loads
+    found = check_paths([path], warnings=True)
+    assert [(d.severity, d.span.line, d.span.column) for d in found] == [("warning", 1, 1), ("warning", 4, 3),
+                                                                         ("warning", 5, 3)]
+    assert "the skill '空' is empty" in found[0].message
+    assert "this trigger of '虛' has an empty body" in found[1].message
+    assert "this action of '虛' has an empty body" in found[2].message
 
 
 def test_the_shipped_library_has_no_warnings():

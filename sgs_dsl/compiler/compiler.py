@@ -337,6 +337,7 @@ class Compiler:
         # states, tags, and the values set on a use or a damage are readable
         self.states = states if states is not None else state_check.declare(self, name, members)
         misreads.unused_states(self, members)
+        misreads.empty_skill(self, name, members, span)
         state_check.check_tags(self, tags, members)
         outer_use, outer_damage = self.use_vars, self.damage_vars
         self.use_vars = outer_use | _set_names(members, "use")
@@ -881,6 +882,7 @@ class Compiler:
             self.error(e.items.span, f"`[x in LIST where ...]` needs players or cards, not {t}")
         if t == "any":  # a value kept on a use: its items are read as cards
             items = checked_cards(items, e.items.span)
+        misreads.variable_name(self, e.var)
         inner = scope.child()
         inner.vars[e.var.text] = "player" if t == "players" else "card"
         test = self.expr_bool(e.cond, inner)
@@ -1037,6 +1039,14 @@ class Compiler:
                        'name the action, e.g. yes: "發動", no: "不發動"')
         return label
 
+    def name_domains(self) -> dict[str, dict[str, str]]:
+        """The argument types a bare word is looked up in (a zone, a phase, a pile, ...), each
+        word with the name it stands for."""
+        domains = {"nature": schema.NATURES, "phase": schema.PHASE_NAMES, "mark_scope": {s: s for s in schema.MARK_SCOPES},
+                   "zone": {z: z for z in schema.ZONES}, "slot": {s: s for s in schema.SLOTS}}
+        domains.update(moves_check.domains(self))  # zones with piles, places, reasons
+        return domains
+
     def argument(self, a: ast.Expr, ptype: str, scope: Scope, matcher: bool = False) -> Fn:
         """Arguments whose type is a name domain (pattern, nature, phase, zone, slot) are resolved now;
         a pattern only `matcher` (a keyword: `match: red`) may be a pattern word naming no card."""
@@ -1058,9 +1068,7 @@ class Compiler:
                            "name one card of the library here: a pattern word (red, trick) names none")
                 return const((lambda c: False, None))
             return const((self.pattern(pattern), self.pattern_kind(pattern)))
-        domains = {"nature": schema.NATURES, "phase": schema.PHASE_NAMES, "mark_scope": {s: s for s in schema.MARK_SCOPES},
-                   "zone": {z: z for z in schema.ZONES}, "slot": {s: s for s in schema.SLOTS}}
-        domains.update(moves_check.domains(self))  # zones with piles, places, reasons
+        domains = self.name_domains()
         word_only = ptype in moves_check.WORD_ONLY  # a word, even where a variable has its name
         if ptype in domains and isinstance(a, ast.Var) and (word_only or scope.lookup(a.name) is None):
             table = domains[ptype]
@@ -1082,6 +1090,10 @@ class Compiler:
             return const(table[a.value])
         fn, t = self.expr(a, scope)
         if ptype in domains:  # a name computed at run time: checked when it is known
+            if schema.base_type(t) in _NOT_NAMES:
+                what = ptype.replace("_", " ")
+                self.error(a.span, f"expected a {what} name here, found {t}", f"{what}s: {', '.join(domains[ptype])}")
+                return const(None)
             return _in_domain(fn, domains[ptype], ptype.replace("_", " "), a.span)
         want = schema.base_type(ptype)
         got = schema.base_type(t)
@@ -1091,6 +1103,10 @@ class Compiler:
             self.error(a.span, f"'none' is not allowed here; expected {want}")
         fn = soundness.check_arg(self, a, ptype, t, fn, scope)  # lists, cards, "X or none" where X is needed
         return checked_int(fn, a.span) if want == "int" and got == "any" else fn
+
+
+# the types of values that are never a name (of a zone, a phase, a nature, ...)
+_NOT_NAMES = frozenset(("player", "players", "card", "cards", "int", "bool", "use", "damage", "none"))
 
 
 # The calls whose compiling settles something beyond their arguments' types, in one place:

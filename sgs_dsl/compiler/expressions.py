@@ -17,7 +17,7 @@ from ..core.defs import Ctx, TriggerDef
 from ..core.model import Budget, RulesError
 from ..syntax import ast
 from ..syntax.diagnostics import Diagnostic, Span
-from . import procedures, schema, soundness
+from . import misreads, procedures, schema, soundness
 from .values import Fn, IntFn, Typed, bounded, const
 
 if TYPE_CHECKING:
@@ -309,7 +309,9 @@ _IMPLEMENTED: dict[str, Compile] = {
 
 def new_name(comp: Compiler, name: ast.Name, scope: Scope) -> None:
     """A `let`, `for` or `p in` name must be new where it is defined: an inner `let x` never
-    silently reuses an outer `x` (an error, not shadowing: one name, one meaning per body)."""
+    silently reuses an outer `x` (an error, not shadowing: one name, one meaning per body),
+    nor hides a word of the language."""
+    misreads.variable_name(comp, name)
     if scope.lookup(name.text) is not None:
         comp.error(name.span, f"'{name.text}' is already a variable here",
                    "a `let` or `for` cannot redefine a variable, even in an inner block: give this one another "

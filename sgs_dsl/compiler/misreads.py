@@ -10,9 +10,11 @@ from typing import Any
 
 import attrs
 
+from ..core.vocab import SCOPES
 from ..syntax import ast
 from ..syntax.names import normalize
 from . import schema
+from .state_check import GENDERS
 
 # head/deputy: 主將技/副將技; while_hidden: acts on a face-down general; show_in_play: its general
 # may be shown in the play phase (國戰)
@@ -57,6 +59,21 @@ def let_name(c: Any, name: ast.Name) -> None:
         what = "an effect or function" if name.text in schema.BUILTINS else "a reserved word"
         c.error(name.span, f"'{name.text}' is {what}: it cannot be a variable's name",
                 f"give the variable another name, e.g. `let my_{name.text} = ...`")
+
+
+def variable_name(c: Any, name: ast.Name) -> None:
+    """`let hand = ...`, `for judge in ...`: a variable named as a word an argument reads (a
+    zone, a phase, a nature, a pile, a gender, ...) would be read where the word was meant
+    (`cards_of(p, hand)`), or the word where the variable was: either way not what was written."""
+    kinds = list(dict.fromkeys(what for what, table in _words(c) if name.text in table))
+    if kinds:
+        c.error(name.span, f"'{name.text}' is a word of the language (a {', a '.join(kinds)}): it cannot be a "
+                "variable's name", f"give the variable another name, e.g. `{name.text}_1` or a word for what it holds")
+
+
+def _words(c: Any) -> list[tuple[str, Any]]:
+    found = [(what.replace("_", " "), table) for what, table in c.name_domains().items()]
+    return [*found, ("gender", GENDERS), ("kingdom", schema.KINGDOMS), ("scope", SCOPES)]
 
 
 def pattern_term(c: Any, term: tuple[ast.PatAtom, ...]) -> None:
@@ -124,6 +141,19 @@ def unused_states(c: Any, members: Sequence[Any]) -> None:
         if isinstance(m, ast.StateDecl) and m.name.text not in named:
             c.warn(m.name.span, f"the state '{m.name.text}' is never remembered or recalled",
                    f'use it (`remember(you, "{m.name.text}", VALUE)`, `recall(you, "{m.name.text}")`), or drop it')
+
+
+def empty_skill(c: Any, name: str, members: Sequence[Any], span: Any) -> None:
+    """A skill that says nothing, or a trigger or action whose body is empty: loaded, it would do
+    nothing (a warning: an unfinished skill still loads while it is written)."""
+    if not members:
+        c.warn(span, f"the skill '{name}' is empty: it does nothing",
+               "write what it does: a trigger (`on WINDOW { ... }`), an action (`active { ... }`), a modifier, ...")
+    for m in members:
+        if isinstance(m, (ast.Trigger, ast.Active)) and not m.body:
+            what = "trigger" if isinstance(m, ast.Trigger) else "action"
+            c.warn(m.span, f"this {what} of '{name}' has an empty body: it does nothing",
+                   "write its effects between the braces, or drop it")
 
 
 def _nodes(node) -> list:

@@ -82,6 +82,7 @@ def _params(comp: Compiler, params: tuple[ast.Param, ...]) -> tuple[tuple[str, s
         if p.name.text in seen:
             comp.error(p.name.span, f"parameter '{p.name.text}' is named twice", "give each parameter its own name")
         seen.add(p.name.text)
+        misreads.variable_name(comp, p.name)
         out.append((p.name.text, _type(comp, p.type)))
     return tuple(out)
 
