@@ -329,3 +329,37 @@ def test_sgs_explain_shows_a_skill_and_its_guo_wording_and_a_generals_companions
     assert "generals (國戰): 諸葛亮" in out
     out = CliRunner().invoke(main, ["explain", "heg_caocao"]).output
     assert "companions (珠聯璧合): 典韋、許褚" in out
+
+
+GENERAL_EFFECT = """skill 藏將 cangjiang "出牌階段限一次，你可以暗置自己的副將。" {
+  active once {
+    hide_general(you, deputy);
+  }
+}
+"""
+HOLDERS = {  # who holds it, in each mode
+    "identity": "hero 藏雄 cangxiong { kingdom 群; gender male; hp 4; skills 藏將; }\n",
+    "hegemony": "general 藏雄 cangxiong { kingdom 群; gender male; hp_half 4; skills 藏將; }\n",
+}
+
+
+@pytest.mark.parametrize(("mode", "decks", "error"), [
+    ("identity", "standard, ex", True),  # no general cards: hide_general would stop the game
+    ("hegemony", "hegemony", False),
+])
+def test_an_effect_on_general_cards_needs_a_ruleset_that_deals_them(tmp_path, mode: str, decks: str,
+                                                                    error: bool) -> None:
+    from sgs_dsl.compiler.library import check_paths
+
+    path = tmp_path / "hidden.sgs"
+    heroes = "hegemony, hidden" if mode == "hegemony" else "standard, hidden; lords 曹操"
+    path.write_text(GENERAL_EFFECT + HOLDERS[mode] + f"ruleset 藏局 {{ mode {mode}; decks {decks}; heroes {heroes}; }}\n",
+                    encoding="utf-8")
+    found = check_paths([path])
+    if not error:
+        assert found == []
+        return
+    (problem,) = found
+    assert (problem.span.line, problem.span.column) == (3, 5), problem.render()
+    assert "'hide_general' acts on general cards, which no ruleset that plays this file deals: 藏局 (identity)" \
+        in problem.message and "mode hegemony" in problem.hint

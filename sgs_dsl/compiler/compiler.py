@@ -93,6 +93,7 @@ class Compiler:
         self.history_used = False  # text outside any skill (a card, a procedure) queries the history
         self.history_skills: set[str] = set()  # the skills whose text queries it
         self.compiling_skill: str | None = None
+        self.general_calls: list[ast.Name] = []  # calls of effects on general cards (schema.Builtin.generals)
         self.granted: list[tuple[str, str, Span]] = []  # the skills and heroes text names (grant_skill, ...)
         # the states of the skill being compiled, names checked once the
         # library is complete, names set on a damage (`set damage.NAME = ...`)
@@ -943,6 +944,8 @@ class Compiler:
             return expressions.call(self, c, scope)
         if name not in schema.READS and not scope.may_act():
             soundness.acts_in_a_read(self, c, "an effect")
+        if builtin.generals:
+            self.general_calls.append(c.name)  # checked against the modes of the rulesets that play it
         if builtin.needs and scope.lookup(builtin.needs) is None:
             self.error(c.name.span, f"'{name}' only works where '{builtin.needs}' is known "
                        f"(a trigger on the `{builtin.needs}` window)")

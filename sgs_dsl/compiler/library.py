@@ -226,6 +226,7 @@ class _Builder:
         state_check.check_marks(self.c)  # marks read by a name some text sets
         decks = self.decks()
         rulesets = self.rulesets(decks, heroes, {g.package for g in generals.values()})
+        _general_effects(self.c, rulesets, decks)
         granted = {s.name for ptype, name, _ in self.c.granted
                    if ptype == "skill" and (s := state_check.find(skills, name)) is not None}
         history_used = self.c.history_used or bool(granted & self.c.history_skills)  # a grant may bring one
@@ -527,6 +528,25 @@ class _Builder:
             else:
                 lords.append(hero.name)
         return lords
+
+
+def _general_effects(c: Compiler, rulesets: dict[str, Ruleset],
+                     decks: dict[str, list[tuple[CardKind, str, int]]]) -> None:
+    """An effect on general cards (`hide_general`, ...) in a file that only rulesets of modes
+    without them play (their hero packages or decks hold its text) would stop every game it
+    fires in: an error now. A file no ruleset plays is not judged."""
+    def files_of(r: Ruleset) -> set[str]:
+        return {Path(k.span.file).stem for deck in r.decks for k, _, _ in decks.get(deck, ())} | set(r.heroes)
+
+    played = {name: files_of(r) for name, r in rulesets.items()}
+    for call in c.general_calls:
+        package = Path(call.span.file).stem
+        players = [r for name, r in rulesets.items() if package in played[name]]
+        if players and not any(MODE_SPECS[r.mode].generals for r in players if r.mode in MODE_SPECS):
+            modes = "、".join(sorted({f"{r.name} ({r.mode})" for r in players}))
+            c.error(call.span, f"'{call.text}' acts on general cards, which no ruleset that plays this file deals: "
+                    f"{modes}", "general cards are 國戰's (`mode hegemony;`): play the file in such a ruleset, "
+                    "or drop the effect")
 
 
 def _inherit_chain(kind: CardKind, inherited: set[int]) -> None:

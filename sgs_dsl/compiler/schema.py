@@ -247,6 +247,7 @@ class Builtin:
     returns: str
     doc: str
     needs: str = ""  # a variable that must be in scope (e.g. asked for provide)
+    generals: bool = False  # acts on general cards: only a mode that deals them (ModeSpec.generals) has it
     min_args: int = -1
 
     @property
@@ -496,15 +497,17 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the viewer looks at one face-down general of the player (the viewer picks when there are two): "
             "its name, \"\" when none is face down"),
     Builtin("hide_general", (P("player", "player"), P("which", "general_slot")), {}, "none",
-            "暗置: the player's head or deputy general turns face down again (國戰); the kingdom stays decided"),
+            "暗置: the player's head or deputy general turns face down again (國戰); the kingdom stays decided",
+            generals=True),
     Builtin("remove_general", (P("player", "player"), P("which", "general_slot")), {}, "none",
-            "移除: the player's head or deputy general leaves the game, with its skills (國戰)"),
+            "移除: the player's head or deputy general leaves the game, with its skills (國戰)",
+            generals=True),
     Builtin("swap_seats", (P("a", "player"), P("b", "player")), {}, "none",
             "交換位置: a and b change places at the table (distances and seat order follow); each keeps "
             "its seat number, hero, cards and state"),
     Builtin("lose_general_skills", (P("player", "player"), P("which", "general_slot")), {}, "none",
             "the skills of the player's head or deputy general are lost for the rest of the game (國戰 斷腸); "
-            "the general stays, with its kingdom and gender"),
+            "the general stays, with its kingdom and gender", generals=True),
     Builtin("look_at", (P("player", "player"), P("cards", "cards")), {}, "none",
             "the player looks at the cards (觀看: another's hand cards, for one): only they see them; "
             "the log names the cards to them and the cards' holders, a count to the others"),

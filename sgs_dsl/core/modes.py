@@ -38,6 +38,7 @@ class ModeSpec:
     outcomes: tuple[str, ...]  # the winners a game can report, in report order ("draw" last)
     allies: dict[str, frozenset[str]] = attr.ib(factory=dict)  # winner -> the sides sharing it
     roles: dict[str, str] = attr.ib(factory=dict)  # the roles (`p.role`) it deals -> their Chinese names
+    generals: bool = False  # it deals general cards (國戰): the effects on a general act only here
 
     def option(self, name: str) -> ModeOption | None:
         return next((o for o in self.options if o.name == name), None)
@@ -75,6 +76,7 @@ HEGEMONY = ModeSpec(
     "one of its skills is invoked; the kingdom is decided on the first reveal, a careerist past half the "
     "players; rewards by kingdom; victory once every living player's kingdom is known",
     ("wei", "shu", "wu", "qun", "careerist", "draw"),
+    generals=True,
 )
 
 CAMPUS = ModeSpec(
