@@ -1,4 +1,4 @@
-"""Issue 11's expressions: `%`, `if ... then ... else`, list literals of any one type, indexing
+"""Expressions: `%`, `if ... then ... else`, list literals of any one type, indexing
 (from 1, none past the end), first, min, max, abs, sum, any, all, fewest, most, nearest; the
 block scope of `let` (an error, not shadowing) and `set x = ...`; several windows sharing one
 trigger body. Values are computed in a game at a scripted table (the test skills of

@@ -1,4 +1,4 @@
-"""Issue 12 part H5: the 108-card 國戰 deck as text (cards/hegemony.sgs), the kingdom builtins
+"""The 108-card 國戰 deck as text (cards/hegemony.sgs), the kingdom builtins
 every mode has, and modifiers with a subject (`modify ... for others when ...`). The cards in
 play: tests/rulings/hegemony_cards.ruling, identity games of the test ruleset h5_deck."""
 

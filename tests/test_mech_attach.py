@@ -1,4 +1,4 @@
-"""Issue 10 G7 at unit level: `attach others once when COND { ... }` (actions a skill gives
+"""Actions for others at unit level: `attach others once when COND { ... }` (actions a skill gives
 other players in their own play phase) is checked at load time with located errors, offered
 only to living owners' others while its condition holds, limited per actor, and costs nothing
 in a game whose library has no such skill. The effect in play: tests/rulings/mech_attach.ruling."""

@@ -1,4 +1,4 @@
-"""Issue 10 G3 at unit level: the checker's errors for the new forms (located, with hints), the
+"""Damage, turns and point fights at unit level: the checker's errors for the new forms (located, with hints), the
 engine's queue of extra turns (regular order resumes after them, runaway is bounded), point
 fights without a skill, and the invariants' rule for a player kept alive by `modify survive`.
 The forms' effects in play are the rulings of tests/rulings/mech_damage_turns.ruling."""
@@ -94,7 +94,7 @@ def test_a_skipped_turn_counts_as_a_turn_and_plays_nothing(library):
 
 RULING = """
 ruling "拼點" {
-  source "issue 10 item 5";
+  source "point fights: the cards shown";
   seat 1 lord hero 試將戊 hand [殺 ♣10];
   seat 2 rebel hero 試將辛 hand [閃 ♦5];
   seat 3 loyalist;

@@ -1,4 +1,4 @@
-"""Issue 10 G5 at unit level: the checker's errors for the new forms (`each_card`, `provide(by:)`,
+"""Fidelity of the mechanisms at unit level: the checker's errors for the new forms (`each_card`, `provide(by:)`,
 `use_provided`, `can_redirect`, `use.damage_bonus`), and the engine's rules for a redirect, the
 last hand card, per-card firing and the damage bonus, called directly. The fixes in play are the
 rulings of tests/rulings/fidelity.ruling."""
@@ -56,7 +56,7 @@ def test_the_test_heroes_check_clean():
 
 RULING = """
 ruling "桌" {
-  source "issue 10 item 9";
+  source "the cards lost in one move";
   seat 1 lord hand [殺 ♠7] equip [赤兔 ♥5];
   seat 2 rebel hero 孫尚香 equip [青釭劍 ♠6, 八卦陣 ♠2];
   seat 3 loyalist;

@@ -1,4 +1,4 @@
-"""Issue 10 forms that had no test showing them take effect: a prohibit on responding, and a
+"""Forms that had no test showing them take effect: a prohibit on responding, and a
 point fight's card replaced in 拼點牌亮出後. Nothing the checker accepts may be inert."""
 
 from __future__ import annotations

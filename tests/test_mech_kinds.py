@@ -1,4 +1,4 @@
-"""Issue 10 G4 at unit level: the checker's located errors for prohibits with a subject,
+"""Prohibits, modifiers per card and ranges at unit level: the checker's located errors for prohibits with a subject,
 modifiers keyed by a card pattern, lists written out and labelled choices; prohibits binding
 the subject they name (and costing nothing when no skill forbids); a pattern modifier applying
 to its pattern only. The forms' effects in play are the rulings of tests/rulings/mech_kinds.ruling."""

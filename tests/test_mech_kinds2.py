@@ -1,4 +1,4 @@
-"""Issue 10 G6 at unit level: the checker's located errors for filters and treated-as-equipped
+"""Filters and treated-as-equipped at unit level: the checker's located errors for filters and treated-as-equipped
 skills; a filter read wherever a card's suit or name is read (patterns, fields, conversions,
 piles, equipment, judgement cards) without changing the physical card, and costing nothing when
 no filter is in play; equipment a player is treated as having only while its slot is empty.

@@ -1,4 +1,4 @@
-"""Issue 10 G2 at unit level: the checker's errors for piles, `move` and the history queries
+"""Piles, moves and history at unit level: the checker's errors for piles, `move` and the history queries
 (located, with hints), one move as one cards-lost window per player and zone, private piles
 picked face down, the invariants with piles and cards put on the deck, and the history's
 periods. The forms' effects in play are the rulings of tests/rulings/mech_moves.ruling."""

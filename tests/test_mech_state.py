@@ -1,4 +1,4 @@
-"""Issue 10 G1: player state and skills as state. The checker's located errors for the new
+"""Player state and skills as state. The checker's located errors for the new
 forms, and the engine's side of them that rulings cannot show (tests/rulings/mech_state.ruling
 has the rulings; tests/data/mech_state.sgs the test heroes)."""
 

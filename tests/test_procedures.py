@@ -1,4 +1,4 @@
-"""Issue 11's procedures and definitions: top-level `procedure NAME(p: player, n: int) { ... }`
+"""Procedures and definitions: top-level `procedure NAME(p: player, n: int) { ... }`
 and `define NAME(p: player): int = EXPR;`, called from any skill or card with their arguments
 checked, seeing only their parameters; recursion is bounded by the call-depth budget with a
 rules error located at the call. The test skills are in tests/data/h1_expressions.sgs."""

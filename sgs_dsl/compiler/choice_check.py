@@ -1,4 +1,4 @@
-"""Issue 10 G4: the arguments of labelled choices, checked at load time: the labels of
+"""The arguments of labelled choices, checked at load time: the labels of
 `choose_option` (text written out, distinct, each saying what it does), the availability of
 each option (`offer:`, one condition per label) and the card names `declare` offers."""
 
