@@ -252,6 +252,8 @@ NOT_GENERATED = {
     "remember": "needs a declared state", "recall": "needs a declared state",
     "remember_game": "needs a declared state", "recall_game": "needs a declared state",
     "pile": "needs a declared pile",
+    **{b.name: "acts on general cards: a file only identity rulesets play is refused it at load time"
+       for b in schema.BUILTINS.values() if b.generals},
 }
 
 

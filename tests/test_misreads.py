@@ -29,6 +29,8 @@ from sgs_dsl.resources import library_files
     ("  active once { let t = you; draw(you, count(cards_of(you, t))); }",
      "expected a zone name here, found player", "zones: hand, equip"),
     ("  on damaged optional optional { draw(you, 1); }", "the flag 'optional' is given twice", "write it once"),
+    ('  state 記: int; on damaged optional when damage.target == you { remember(you, "記", you.hp); }',
+     "this trigger only keeps a record: keeping one is not an invocation", "drop `optional`"),
     ("  active once once { draw(you, 1); }", "the flag 'once' is given twice", "first given at line 2"),
     ("  on damaged when damage.card is 無懈可擊 殺 { draw(you, 1); }",
      "this pattern can never match: a card cannot be both 無懈可擊 and 殺", "`|` separates alternatives"),

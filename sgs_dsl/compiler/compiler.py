@@ -40,6 +40,7 @@ from . import (
     misreads,
     moves_check,
     procedures,
+    records,
     schema,
     soundness,
     state_check,
@@ -457,7 +458,14 @@ class Compiler:
         body = self.block(m.body, soundness.narrowed(scope, soundness.not_none_paths(m.cond)))
         self.defined = {}
         guard = guards.guard_of(self, m.cond, scope) if m.cond is not None else ()
-        return TriggerDef(window, optional, cond, body, skill, m.span, each_point, each_card, guard=guard)
+        bookkeeping = bool(m.body) and records.only_records(m.body)
+        if bookkeeping and optional:
+            flag = next(t for t in m.tags if t.text == "optional")
+            self.error(flag.span, "this trigger only keeps a record: keeping one is not an invocation, so no "
+                       "player is asked whether to", "drop `optional`: the record is kept whenever the condition "
+                       "holds, and shows in no log line (only in a ruling's trace)")
+        return TriggerDef(window, optional, cond, body, skill, m.span, each_point, each_card, guard=guard,
+                          bookkeeping=bookkeeping and not optional)
 
     def modifier(self, m: ast.Modifier) -> ModifierDef | None:
         name = m.name.text

@@ -303,6 +303,7 @@ _IMPLEMENTED: dict[str, Compile] = {
     "min": _extreme(min), "max": _extreme(max), "abs": _abs, "sum": _sum, "any": _logic(any), "all": _logic(all),
     "first": _first, "fewest": _ties(min), "most": _ties(max), "nearest": _nearest,
 }
+PURE_FUNCTIONS = frozenset(_IMPLEMENTED)  # functions of their arguments alone
 
 
 # ---------------------------------------------------------------- names

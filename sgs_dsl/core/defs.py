@@ -70,6 +70,7 @@ class TriggerDef:
     each_point: bool = False  # repeat once per point of the damage (遺計-like)
     each_card: bool = False  # repeat once per card of the move (梟姬-like)
     helper: bool = False  # a forced trigger of a skill invoked by choice: not a new invocation
+    bookkeeping: bool = False  # forced, its body only records or reads state: not an invocation at all
     guard: tuple[Concern, ...] = ()  # what `cond` first asks of the window (compiler.guards)
 
 

@@ -124,6 +124,9 @@ class PlayerState:
         memory = self.memory_of(owner)
         memory[key] = value
         self.until(scope, (FORGET, memory, key))
+        if self.game.tracing:  # what a judge reads of a record kept (no player sees it)
+            whose = owner.label() if owner is not None else "遊戲"
+            self.game.trace(f"  〔記錄〕{whose}：「{key}」= {shown(value)}")
 
     def recall(self, owner: Player | None, key: str, default: Any) -> Any:
         memory = owner.memory if owner is not None else self.game._memory
@@ -194,3 +197,15 @@ class PlayerState:
         if game.logging:
             game.log(f"{old}的武將牌變為{hero.name}")
         self.skills.changed_skills()
+
+
+def shown(value: Any) -> str:
+    """A remembered value as a trace line shows it: players and cards by their labels."""
+    if value is None:
+        return "無"
+    if isinstance(value, bool):
+        return "是" if value else "否"
+    if isinstance(value, (list, tuple)):
+        return "［" + "、".join(shown(v) for v in value) + "］"
+    label = getattr(value, "label", None)
+    return str(label()) if callable(label) else str(value)

@@ -135,7 +135,9 @@ class Triggers:
                 chosen = first_class[0]
             (p, skill, trig), ctx = chosen
             remaining.remove(chosen[0])
-            waiting = game.mode.hides_skills and game.mode.hidden(p, skill)  # a locked one too (Q&A 7)
+            # a face-down general's skill asks to be shown, a locked one too (Q&A 7); keeping a
+            # record is no invocation: it shows nothing
+            waiting = game.mode.hides_skills and not trig.bookkeeping and game.mode.hidden(p, skill)
             if (trig.optional or waiting) and not game.confirm(p, "是否發動？", INVOKE, NOT_INVOKE, skill.name):
                 game.log_skill(p, skill, f"{p.label()}不發動【{skill.name}】")
                 continue
@@ -157,7 +159,8 @@ class Triggers:
     def _fire(self, p: Player, skill: Skill, trig: TriggerDef, ctx: Ctx, times: int) -> None:
         game = self.game
         budget = game.budget
-        self.state.spend(p, skill)  # limited and wake skills fire once a game
+        if not trig.bookkeeping:  # limited and wake skills fire once a game; keeping a record spends nothing
+            self.state.spend(p, skill)
         for i in range(times):
             if i and (not p.alive or (trig.optional and not game.confirm(
                     p, "是否再次發動？", INVOKE, NOT_INVOKE, skill.name))):
@@ -169,7 +172,8 @@ class Triggers:
             if budget.steps < 0:
                 budget.ran_out(trig.span)
             self._log_firing(p, skill, trig)
-            if skill.rule or not trig.helper:  # a helper carries out an earlier invocation: not counted again
+            # a record kept is no invocation, and a helper carries out an earlier one: neither is counted
+            if not trig.bookkeeping and (skill.rule or not trig.helper):
                 game.fired[skill.name] = game.fired.get(skill.name, 0) + 1
                 if skill.slot and self.filters.treated_as(p, skill):  # and the skill that gives the equipment acts
                     for name in self.filters.equipment_givers(p, skill):
@@ -182,6 +186,10 @@ class Triggers:
 
     def _log_firing(self, p: Player, skill: Skill, trig: TriggerDef) -> None:
         game = self.game
+        if trig.bookkeeping:  # the players see nothing; a ruling's trace shows the record kept
+            if game.tracing:
+                game.trace(f"  〔記錄〕{p.label()}的【{skill.name}】")
+            return
         if not skill.rule:
             game.log_skill(p, skill, f"{p.label()}的【{skill.name}】生效" if trig.helper else f"{p.label()}發動【{skill.name}】")
             return
