@@ -80,27 +80,45 @@ class Triggers:
                     extra: list[tuple[Player, Skill, TriggerDef]] | None = None) -> None:
         """Poll every trigger on `window`: players from the current one in seat order; for
         one player, hero skills before equipment, in the order the player chooses, each once.
+        After each resolution the triggers are gathered again (a skill gained in the window
+        answers in it while its owner's turn in the poll has not passed; one lost does not).
         `extra`: triggers of a player the listeners leave out (the dead, at their death)."""
         game = self.game
         game.windows_opened += 1
         if game.tracing:
             game.trace(f"  〔時機〕{window_label(window, variables)}")
-        entries = (game._listeners if game._listeners is not None else self.listeners()).get(window)
+        table = self.listeners()
+        entries = table.get(window)
         if extra:
             entries = (entries or []) + extra
         if not entries:
             return
         if len(entries) == 1:  # one listener: no seats to order
             self._fire_own(entries, variables, window)
-            return
+            if game._listeners is table:
+                return
         n = len(game.players)
         place = game.place_of
         start = place[game.current.seat]
-        by_seat: dict[int, list[tuple[Player, Skill, TriggerDef]]] = {}
-        for entry in entries:
-            by_seat.setdefault(entry[0].seat, []).append(entry)
-        for seat in sorted(by_seat, key=lambda s: (place[s] - start) % n):
-            self._fire_own(by_seat[seat], variables, window)
+        passed = -1  # the place in the poll of the last seat asked
+        if len(entries) == 1:
+            passed = (place[entries[0][0].seat] - start) % n
+            table = self.listeners()
+            entries = (table.get(window) or []) + (extra or [])
+        while True:
+            by_seat: dict[int, list[tuple[Player, Skill, TriggerDef]]] = {}
+            for entry in entries:
+                if (place[entry[0].seat] - start) % n > passed:
+                    by_seat.setdefault(entry[0].seat, []).append(entry)
+            for seat in sorted(by_seat, key=lambda s: (place[s] - start) % n):
+                passed = (place[seat] - start) % n
+                self._fire_own(by_seat[seat], variables, window)
+                if game._listeners is not table:  # a skill gained or lost: gather the rest again
+                    table = self.listeners()
+                    entries = (table.get(window) or []) + (extra or [])
+                    break
+            else:
+                return
 
     def skip_window(self, window: str) -> bool:
         """True when opening `window` would poll no one and trace nothing (most windows of most
@@ -115,6 +133,8 @@ class Triggers:
                   window: str, leaving: bool = False) -> None:
         game = self.game
         remaining = list(entries)
+        table = game._listeners
+        done: set[tuple[int, int]] = set()  # (skill, trigger) answered in this window
         while remaining:
             if window in TARGET_WINDOWS and variables["target"] not in variables["use"].targets:
                 return  # cancelled (取消) or redirected: the rest of this target's window is gone
@@ -135,6 +155,7 @@ class Triggers:
                 chosen = first_class[0]
             (p, skill, trig), ctx = chosen
             remaining.remove(chosen[0])
+            done.add((id(skill), id(trig)))
             # a face-down general's skill asks to be shown, a locked one too (Q&A 7); keeping a
             # record is no invocation: it shows nothing
             waiting = game.mode.hides_skills and not trig.bookkeeping and game.mode.hidden(p, skill)
@@ -144,6 +165,21 @@ class Triggers:
             if waiting:
                 game.mode.on_invoke(game, p, skill)  # a face-down general is shown, then the skill acts
             self._fire(p, skill, trig, ctx, self._times(trig, variables))
+            if game._listeners is not table and not leaving:  # a skill gained or lost: gather again
+                table = self.listeners()
+                remaining = self._gathered_again(p, window, remaining, done, table)
+
+    @staticmethod
+    def _gathered_again(p: Player, window: str, remaining: list[tuple[Player, Skill, TriggerDef]],
+                        done: set[tuple[int, int]],
+                        table: dict[str, list[tuple[Player, Skill, TriggerDef]]]) -> list[tuple[Player, Skill, TriggerDef]]:
+        """The player's triggers on the window still to answer: those it still has, and those
+        of skills it gained; a dead player's (at its death) stay as they were."""
+        listed = [e for e in table.get(window, ()) if e[0] is p]
+        keys = {(id(e[1]), id(e[2])) for e in listed}
+        kept = [e for e in remaining if (id(e[1]), id(e[2])) in keys or not e[0].alive]
+        known = done | {(id(e[1]), id(e[2])) for e in kept}
+        return kept + [e for e in listed if (id(e[1]), id(e[2])) not in known]
 
     @staticmethod
     def _times(trig: TriggerDef, variables: dict[str, Any]) -> int:
