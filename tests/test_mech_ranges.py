@@ -54,9 +54,11 @@ def table(library, skills: dict[int, list[str]], seats: int = 5):
 @pytest.mark.parametrize("body, message, hint", [
     ("  modify range(殺) += 1;", "`range` lifts the attack-range limit", "modify range(CARD) = unlimited"),
     ("  modify range = unlimited;", "`range` modifies one kind of card", ""),
-    ("  modify targets(殺) -= 1 where distance(you, it) == 1;", "`where` gives extra targets", "where distance"),
-    ("  modify attack_range += 1 where distance(you, it) == 1;", "`where` gives extra targets", ""),
-    ("  modify targets(殺) += 1 where distance(you, it) == 1 for others;", "`where` gives extra targets", ""),
+    ("  modify targets(殺) -= 1 where distance(you, it) == 1;", "`where` is a condition on the target", "where distance"),
+    ("  modify attack_range += 1 where distance(you, it) == 1;", "`where` is a condition on the target", ""),
+    ("  modify targets(殺) += 1 where distance(you, it) == 1 for others;", "`where` is a condition on the target", ""),
+    ("  modify limit(殺) += 1 where it.hp <= 1;", "`where` is a condition on the target", "modify targets(CARD)"),
+    ("  modify range(殺) = unlimited where him.hp <= 1;", "unknown variable 'him'", "it"),
     ("  modify targets(殺) += 1 where distance(you, him) == 1;", "unknown variable 'him'", "it, user"),
     ("  modify attack_range += 1 when player.hp > 2;", "unknown variable 'player'", "here: you"),
     ("  view_as 殺 from 1 red in hand when times_used(you, 不存在) < 4;", "unknown skill '不存在'", ""),
@@ -70,6 +72,8 @@ def test_the_new_forms_are_checked_with_located_errors(tmp_path, body, message, 
     "  modify distance_to = 1 when player.hp == 1;",
     "  modify distance_from += 1 when player.hurt;",
     "  view_as 殺 from 1 red in hand when times_used(you, 例) < 4;",
+    "  modify range(殺) = unlimited where it.hp <= 1;",
+    "  modify limit(殺) = unlimited where distance(you, it) == 1;",
 ])
 def test_the_new_forms_check_clean(tmp_path, body):
     assert [d for d in check(tmp_path, body) if d.severity == "error"] == []

@@ -513,13 +513,19 @@ class Compiler:
         return ModifierDef(name, matches, m.op, value, cond, subject=subject, where=where)
 
     def modifier_where(self, m: ast.Modifier, scope: Scope) -> Test | None:
-        """`modify targets(CARD) += N where COND`: each of those N extra targets must meet
-        COND (`it`: the target); the card's own targets keep the card's rule."""
+        """A condition on the target (`it`): `modify targets(CARD) += N where COND` (each of
+        those N extra targets must meet it; the card's own targets keep the card's rule), and
+        `modify range(CARD) = unlimited where COND` / `modify limit(CARD) = unlimited where COND`
+        (no range limit, or not counted against the play phase's limit, on such a target)."""
         if m.where is None:
             return None
-        if m.name.text != "targets" or m.op != "+=" or m.subject is not None:
-            self.error(m.where.span, "`where` gives extra targets a condition of their own: it fits "
-                       "`modify targets(CARD) += N where COND;` only (no `for`)",
+        extra = m.name.text == "targets" and m.op == "+="
+        lifted = m.name.text in ("range", "limit") and m.op == "=" and isinstance(m.value, ast.Var) and (
+            m.value.name == "unlimited")
+        if not (extra or lifted) or m.subject is not None:
+            self.error(m.where.span, "`where` is a condition on the target: it fits "
+                       "`modify targets(CARD) += N where COND;`, `modify range(CARD) = unlimited where COND;` "
+                       "and `modify limit(CARD) = unlimited where COND;` only (no `for`)",
                        "`modify targets(CARD) += 1 where distance(you, it) == 1;`")
             return None
         return self.expr_bool(m.where, Scope({**scope.vars, "it": "player"}))

@@ -128,9 +128,10 @@ class Seats:
 
     def in_range(self, a: Player, b: Player, card: UsedCard | None = None) -> bool:
         """b is within a's attack range; for a card a is choosing targets for, a
-        `modify range(PATTERN) = unlimited` of a's that fits it lifts the range."""
+        `modify range(PATTERN) = unlimited` of a's that fits it (and b, with `where`) lifts the range."""
         if a is b or not b.alive:
             return False
-        return (card is not None and self.skills.has_modifiers(a, "range") and self.using.unlimited(a, "range", card)) or (
-            self.distance(a, b) <= self.attack_range(a))
+        # the distance first: a modifier that lifts the range is credited only where it is needed
+        return self.distance(a, b) <= self.attack_range(a) or (
+            card is not None and self.skills.has_modifiers(a, "range") and self.using.unlimited(a, "range", card, target=b))
 

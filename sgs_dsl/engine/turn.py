@@ -333,7 +333,7 @@ class Turn:
         card = self.using.produce(player, kind, subcards)
         mode = use_mode(kind, "play")
         assert mode is not None, "castable offers only cards with a use in the play phase"
-        targets = self.using.choose_targets(player, kind, card, mode)
+        targets = self.using.choose_targets(player, kind, card, mode, play=True)
         if not targets:
             return
         extra = self.choose_extra(player, card, targets) if kind.choose else {}

@@ -332,11 +332,15 @@ class Using:
                 break
         return chosen
 
-    def unlimited(self, p: Player, name: str, card: UsedCard | None = None, credit: bool = True) -> bool:
-        """A modifier `name = unlimited` of p's skills applies (to this card, if it has a pattern);
-        with `credit`, its skill shaped the choice being made."""
+    def unlimited(self, p: Player, name: str, card: UsedCard | None = None, credit: bool = True,
+                  target: Player | None = None) -> bool:
+        """A modifier `name = unlimited` of p's skills applies (to this card, if it has a pattern;
+        one with `where` only for a `target` that meets it); with `credit`, its skill shaped the
+        choice being made."""
         for m in self.skills.modifiers(p, name):
             if m.matches is not None and (card is None or not m.matches(card)):
+                continue
+            if m.where is not None and (target is None or not m.where(Ctx(self.game, {"you": p, "it": target}))):
                 continue
             if m.op == "=" and m.value(Ctx(self.game, {"you": p})) is None and (
                     m.cond is None or m.cond(Ctx(self.game, {"you": p}))):
@@ -347,6 +351,18 @@ class Using:
 
     def legal_targets(self, user: Player, rule: TargetRule, card: UsedCard) -> list[Player]:
         return self.targets_ok(user, rule, self.seats.seat_order(user), card)
+
+    def _limit_waiver(self, user: Player, card: UsedCard, targets: list[Player]) -> str | None:
+        """The skill whose `modify limit(CARD) = unlimited where COND` every target of this
+        play-phase use meets (the use is then not counted against the limit), or None."""
+        if not targets or card.kind.limit is None or not self.skills.has_modifiers(user, "limit"):
+            return None
+        for m in self.skills.modifiers(user, "limit"):
+            if m.where is not None and m.op == "=" and (m.matches is None or m.matches(card)) and (
+                    m.cond is None or m.cond(Ctx(self.game, {"you": user}))) and all(
+                    m.where(Ctx(self.game, {"you": user, "it": t})) for t in targets):
+                return m.skill
+        return None
 
     def kinds_judged_alike(self, p: Player) -> bool:
         """Whether can_play of p's real cards depends on nothing but their kind (when their
@@ -370,14 +386,24 @@ class Using:
         index = game._modifier_seats if game._modifier_seats is not None else self.skills._index_modifiers()
         return not any(p.seat in index.get(name, ()) for name in ALIKE_MODIFIERS)
 
+    def over_limit(self, p: Player, kind: CardKind) -> bool:
+        """p has used `kind` as often as the play phase allows: only a use on targets that a
+        `modify limit(CARD) = unlimited where COND` waives it for is left."""
+        limit = self.skills.use_limit(p, kind)
+        return limit is not None and p.used.get(kind.rule_name, 0) >= limit
+
+    def limit_waived(self, p: Player, card: UsedCard, target: Player) -> bool:
+        """A use of the card on `target` is outside the play phase's limit (`where` holds)."""
+        return self.skills.has_modifiers(p, "limit") and self.unlimited(p, "limit", card, credit=False, target=target)
+
     def can_play(self, p: Player, kind: CardKind, card: UsedCard, ignore_limit: bool = False) -> bool:
         mode = use_mode(kind, "play")
         if mode is None or self.prohibits.forbidden(p, "use", card, p):  # a prohibit on using it
             return False
-        if not ignore_limit:
-            limit = self.skills.use_limit(p, kind)
-            if limit is not None and p.used.get(kind.rule_name, 0) >= limit:
+        if not ignore_limit and self.over_limit(p, kind):
+            if kind.is_equip or mode.target is None or not self.skills.has_modifiers(p, "limit"):
                 return False
+            return any(self.limit_waived(p, card, t) for t in self.targets_ok(p, mode.target, self.seats.seat_order(p), card))
         if kind.is_equip:
             return True
         if mode.target is not None and mode.target.kind == "self":  # target_ok refuses everyone else
@@ -386,31 +412,50 @@ class Using:
 
     # ------------------------------------------------------------ using a card
     def choose_targets(self, user: Player, kind: CardKind, card: UsedCard, mode: UseMode,
-                       forced: Player | None = None) -> list[Player] | None:
+                       forced: Player | None = None, play: bool = False) -> list[Player] | None:
         """Targets for a use that is really being made; the modifiers and forbids that
-        shaped the candidates are credited as fired."""
-        return self.skills.credited(lambda: self._choose_targets(user, kind, card, mode, forced))
+        shaped the candidates are credited as fired. `play`: a use in the play phase, under its
+        limit: once the limit is reached only targets a `limit ... where` waives it for may be
+        chosen, and a use on such targets alone credits the skill that waives it."""
+        def choose() -> list[Player] | None:
+            targets = self._choose_targets(user, kind, card, mode, forced, play and self.over_limit(user, kind))
+            waiver = self._limit_waiver(user, card, targets) if play and targets else None
+            if waiver is not None:
+                self.skills.credit(waiver)
+            return targets
+        return self.skills.credited(choose)
+
+    def play_targets(self, p: Player, kind: CardKind, card: UsedCard) -> list[Player]:
+        """Whom a play-phase use of the card may target now (past its limit, only those a
+        `limit ... where` waives it for)."""
+        mode = use_mode(kind, "play")
+        if mode is None or mode.target is None:
+            return []
+        targets = self.legal_targets(p, mode.target, card)
+        return [t for t in targets if self.limit_waived(p, card, t)] if self.over_limit(p, kind) else targets
 
     def _choose_targets(self, user: Player, kind: CardKind, card: UsedCard, mode: UseMode,
-                        forced: Player | None = None) -> list[Player] | None:
+                        forced: Player | None = None, waived_only: bool = False) -> list[Player] | None:
         rule = mode.target
         if kind.is_equip or rule is None:
             return [user]
         # the cards a converted card is made of no longer count for its distance and range
         self.game.set_aside = frozenset(c.uid for c in card.subcards if c.kind is not kind)
         try:
-            return self._pick_targets(user, kind, card, rule, forced)
+            return self._pick_targets(user, kind, card, rule, forced, waived_only)
         finally:
             self.game.set_aside = frozenset()
 
     def _pick_targets(self, user: Player, kind: CardKind, card: UsedCard, rule: TargetRule,
-                      forced: Player | None) -> list[Player] | None:
+                      forced: Player | None, waived_only: bool = False) -> list[Player] | None:
         game = self.game
         if rule.kind in ("all", "all_others"):
             return self.legal_targets(user, rule, card)
         if forced is not None:
             return [forced] if self.target_ok(user, rule, forced, card, distance=False) else None
         candidates = self.legal_targets(user, rule, card)
+        if waived_only:  # past the limit: only where a `limit ... where` waives it
+            candidates = [p for p in candidates if self.limit_waived(user, card, p)]
         if not candidates:
             return None
         if rule.kind == "self":
@@ -510,11 +555,13 @@ class Using:
             titles = {var: title for var, _, title in kind.choose}
             named = "".join(f"，{titles.get(var, var)}：{p.label()}" for var, p in extra.items() if isinstance(p, Player))
             game.log(f"{user.label()}使用{card.label()}" + (f"，目標：{to_whom}" if to_whom else "") + named)
-        if context == "play":
+        # a use on targets a `limit ... where` waives it for is not counted (不計入次數); the
+        # waiving skill was credited as the targets were chosen
+        if context == "play" and self._limit_waiver(user, card, targets) is None:
             user.used[kind.rule_name] = user.used.get(kind.rule_name, 0) + 1
             if kind.limit is not None and user.used[kind.rule_name] > kind.limit:
                 for m in self.skills.modifiers(user, "limit"):
-                    if m.matches is None or m.matches(card):
+                    if m.where is None and (m.matches is None or m.matches(card)):
                         game.fired[m.skill] = game.fired.get(m.skill, 0) + 1
         user.turn_cards.append(kind.rule_name)
         if kind.is_equip:

@@ -266,10 +266,14 @@ class Script:
         if mode is None or mode.target is None:
             return (f"{label_of(ref)} is not used in the play phase at all, so 'cannot use {ref.text()} on ...' "
                     f"does not test the target {where(claim)}")
+        if usable:  # past its limit, only on the targets a `limit ... where` waives it for
+            targets = self.game.using.play_targets(player, card.kind, UsedCard.of(card))
+            bad = [n for n in claim.on if self.game.players[n - 1] in targets]
+            if bad:
+                return f"seat {seat} can use {label_of(ref)} on seat {bad[0]}, but the script says it cannot {where(claim)}"
+            return ""
         targets = self.game.using.legal_targets(player, mode.target, UsedCard.of(card))
         bad = [n for n in claim.on if self.game.players[n - 1] in targets]
-        if bad and usable:
-            return f"seat {seat} can use {label_of(ref)} on seat {bad[0]}, but the script says it cannot {where(claim)}"
         if bad:  # not usable for another reason (its limit, ...): the claim says nothing about the target
             return (f"seat {seat} cannot use {label_of(ref)} at all, though seat {bad[0]} is a legal target for it: "
                     f"'cannot use {ref.text()} on {bad[0]}' does not test the target; write "
