@@ -502,12 +502,16 @@ class Compiler:
             return None
         else:
             value, t = self.expr(m.value, scope)
-            want = "bool" if name == "survive" else "int"  # survive is true or false
+            want = "bool" if name in ("survive", "dying") else "int"  # survive and dying are true or false
+            example = "`modify dying = false when ...`" if name == "dying" else "`modify survive = true when ...`"
             if t != want:
                 self.error(m.value.span, f"a modifier's value must be a {'number' if want == 'int' else want}, "
-                           f"not {t}", "`modify survive = true when ...`" if want == "bool" else "")
+                           f"not {t}", example if want == "bool" else "")
             if want == "bool" and (m.op != "=" or m.pattern is not None):
-                self.error(m.span, "`survive` is set, for no card: `modify survive = true when ...`")
+                self.error(m.span, f"`{name}` is set, for no card: {example}")
+            if name == "dying" and not (isinstance(m.value, ast.Var) and m.value.name == "false"):
+                self.error(m.value.span, "`dying` keeps its owner out of the dying state: its value is `false`",
+                           "`modify dying = false when COND;` (the condition says while)")
         cond = self.expr_bool(m.cond, scope) if m.cond is not None else None
         where = self.modifier_where(m, scope)
         return ModifierDef(name, matches, m.op, value, cond, subject=subject, where=where)

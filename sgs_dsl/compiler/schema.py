@@ -185,6 +185,8 @@ MODIFIERS = {
     "trick_distance": "the distance limit of your tricks",
     # a rule that replaces dying
     "survive": "while its value is true you stay alive at hp 0 or below (`modify survive = true when ...`)",
+    "dying": "while its value is false you do not enter the dying state at hp 0 or below: no rescue round; "
+             "when it stops holding, you enter it (`modify dying = false when ...`)",
 }
 MARK_SCOPES = ("phase", "turn", "game")  # how long a mark lasts
 ZONES = ("hand", "equip", "judge", "hand_equip", "area", "horses", "weapon", "armor")

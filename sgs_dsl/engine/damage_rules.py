@@ -56,6 +56,15 @@ class DamageRules:
             self.game.log(f"{damage_words(d, f'{d.amount}點{NATURE_ZH[d.nature]}')}視為失去體力")
         self.hp.lose_hp(d.target, d.amount)
 
+    def kept_out_of_dying(self, p: Player) -> str | None:
+        """The skill whose `modify dying = false` holds for the player now (they do not enter
+        the dying state at hp 0 or below), or None."""
+        for m in self.skills.modifiers(p, "dying"):
+            ctx = Ctx(self.game, {"you": p})
+            if (m.cond is None or m.cond(ctx)) and not m.value(ctx):
+                return m.skill
+        return None
+
     def survives(self, p: Player, log: bool = False) -> bool:
         """A `modify survive` of the player's skills holds: they stay alive at hp 0 or below."""
         for m in self.skills.modifiers(p, "survive"):

@@ -168,6 +168,14 @@ class Hp:
     # ------------------------------------------------------------ dying and death
     def enter_dying(self, player: Player, damage: Damage | None) -> None:
         game = self.game
+        held = self.damage_rules.kept_out_of_dying(player) if self.skills.has_modifiers(player, "dying") else None
+        if held is not None:  # alive below 1 hp, not dying, while the condition holds
+            if player.seat not in game.held_out:
+                game.held_out.add(player.seat)
+                game.fired[held] = game.fired.get(held, 0) + 1
+                game.log_skill(player, held, f"{player.label()}體力為{player.hp}，因【{held}】不進入瀕死狀態")
+            return
+        game.held_out.discard(player.seat)
         player.dying = True
         if game.logging:
             game.log(f"{player.label()}進入瀕死狀態")
@@ -184,6 +192,18 @@ class Hp:
         if player.hp <= 0 and player.alive and not self.damage_rules.survives(player, log=True):
             killer = damage.source if damage is not None else None
             self.die(player, killer)
+
+    def settle_held_out(self) -> None:
+        """The players kept out of the dying state at hp 0 or below whose condition no longer
+        holds enter it now (seen at each free time: between actions and phases)."""
+        game = self.game
+        for seat in sorted(game.held_out):
+            p = game.players[seat]
+            if not p.alive or p.hp > 0:
+                game.held_out.discard(seat)
+            elif self.damage_rules.kept_out_of_dying(p) is None:
+                game.held_out.discard(seat)
+                self.enter_dying(p, None)
 
     def ask_save(self, saver: Player, dying: Player) -> bool:
         options = self.skills.credited(lambda: self.save_options(saver, dying))  # a prohibit may shape them

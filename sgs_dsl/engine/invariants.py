@@ -310,6 +310,7 @@ def _hp_problems(p: Player, game: Game) -> list[str]:
         problems.append(f"{p.label()} is alive with max hp {p.max_hp}, below 1")
     if p.hp > p.max_hp:
         problems.append(f"{p.label()} has hp {p.hp} above its max hp {p.max_hp}")
-    if p.hp <= 0 and not p.dying and not game.damage_rules.survives(p):  # `modify survive` holds
+    if p.hp <= 0 and not p.dying and not game.damage_rules.survives(p) and (  # `modify survive` holds
+            game.damage_rules.kept_out_of_dying(p) is None):  # or `modify dying = false` does
         problems.append(f"{p.label()} is alive at hp {p.hp} outside a rescue round (dying)")
     return problems

@@ -92,6 +92,7 @@ class Game:
         self.damage_log: list[Damage] = []  # every damage dealt, in order (rulings check it)
         self.recover_log: list[tuple[Player | None, Player, int]] = []  # every recovery: source, who, hp gained
         self.skipped_log: list[tuple[Player, str]] = []  # every phase skipped: whose, which
+        self.held_out: set[int] = set()  # seats alive at hp 0 or below, kept out of dying (`modify dying`)
         # turns, phases and point fights
         self.granted_turns: list[Player] = []  # extra turns granted, not yet played: first granted first
         self.extra_phases: list[tuple[Player, str]] = []  # to run after the current phase

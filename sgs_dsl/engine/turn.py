@@ -116,6 +116,8 @@ class Turn:
                     return
                 self.triggers.open_window("turn_start", {"turn": turn})
             for phase in PHASES[PHASES.index(start or PHASES[0]):]:
+                if game.held_out:  # kept out of dying: is the condition still holding?
+                    self.hp.settle_held_out()
                 if game.on_free_time is not None:  # between phases nothing is resolving
                     game.on_free_time()
                 if not player.alive:
@@ -250,6 +252,10 @@ class Turn:
         for _ in range(MAX_ACTIONS_PER_PHASE):
             if not player.alive or "play" in player.skipped or player.play_ended:  # end_play
                 return
+            if game.held_out:  # kept out of dying: is the condition still holding?
+                self.hp.settle_held_out()
+                if not player.alive:
+                    return
             if game.on_free_time is not None:  # between actions nothing is resolving
                 game.on_free_time()
             candidates, legal = self.play_candidates(player)
