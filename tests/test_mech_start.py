@@ -58,15 +58,20 @@ def test_choose_hero_offers_only_heroes_of_the_library(lib):
     assert game.start.choose_hero(game.players[0], ["不存在", "也不存在"]) is None
 
 
+def test_a_hero_name_written_as_text_is_checked_at_load_time(tmp_path):
+    [(line, message, _)] = errors(tmp_path, 'set_hero(you, "無此將");')
+    assert (line, message) == (3, "unknown hero '無此將'")
+
+
 def test_a_hero_name_unknown_at_run_time_is_a_located_rules_error(tmp_path):
     path = tmp_path / "odd.sgs"
-    path.write_text('skill 例 li "測試。" {\n  on game_start {\n    set_hero(you, "無此將");\n  }\n}\n'
+    path.write_text('skill 例 li "測試。" {\n  on game_start {\n    let n = "無此將"; set_hero(you, n);\n  }\n}\n'
                     'hero 例將 lijiang { kingdom 魏; gender male; hp 4; skills 例; }\n'
                     'hero 例將乙 lijiang_yi { kingdom 魏; gender male; hp 4; }\n'
                     'ruleset odd "測試" { mode identity; decks standard, ex; heroes odd; lords 例將; }\n',
                     encoding="utf-8")
     game = setup(load_library([path]), "odd", 2, seed=0)
-    with pytest.raises(RulesError, match=r"odd\.sgs:3:19: no hero of the library is named '無此將'"):
+    with pytest.raises(RulesError, match=r"odd\.sgs:3:34: no hero of the library is named '無此將'"):
         game.start.start_game()
 
 

@@ -95,6 +95,7 @@ class Compiler:
         self.history_skills: set[str] = set()  # the skills whose text queries it
         self.compiling_skill: str | None = None
         self.general_calls: list[ast.Name] = []  # calls of effects on general cards (schema.Builtin.generals)
+        self.computed_skills = False  # a skill is named by text computed in play (any may be granted)
         self.granted: list[tuple[str, str, Span]] = []  # the skills and heroes text names (grant_skill, ...)
         # the states of the skill being compiled, names checked once the
         # library is complete, names set on a damage (`set damage.NAME = ...`)

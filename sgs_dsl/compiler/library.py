@@ -229,7 +229,8 @@ class _Builder:
         _general_effects(self.c, rulesets, decks)
         granted = {s.name for ptype, name, _ in self.c.granted
                    if ptype == "skill" and (s := state_check.find(skills, name)) is not None}
-        history_used = self.c.history_used or bool(granted & self.c.history_skills)  # a grant may bring one
+        history_used = self.c.history_used or bool(granted & self.c.history_skills) or (  # a grant may bring one
+            self.c.computed_skills and bool(self.c.history_skills))
         return Library(cards, decks, rulesets, skills, heroes, (), moves_check.pile_table(self.c), history_used,
                        generals=generals, history_skills=frozenset(self.c.history_skills))
 

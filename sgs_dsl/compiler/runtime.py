@@ -441,6 +441,33 @@ def choose_hero(ctx: Ctx, chooser: Player, names: list[str] | None, prompt: str 
     return name
 
 
+# hero cards and skills as data
+def hero_kingdom(ctx: Ctx, hero: Hero) -> str:
+    return hero.kingdom
+
+
+def hero_gender(ctx: Ctx, hero: Hero) -> str:
+    return hero.gender
+
+
+def hero_hp(ctx: Ctx, hero: Hero) -> int:
+    hp: int = hero.hp
+    return hp
+
+
+def hero_skills(ctx: Ctx, hero: Hero) -> list[str]:
+    return [s.name for s in hero.skills]
+
+
+def skill_tags(ctx: Ctx, skill: Skill) -> list[str]:
+    return list(skill.tags)
+
+
+def choose_skill(ctx: Ctx, chooser: Player, names: list[str] | None, prompt: str = "") -> str | None:
+    name: str | None = ctx.game.start.choose_skill(chooser, list(names or []), prompt)
+    return name
+
+
 # a use made with a card another player provides; where a use may go
 def use_provided(ctx: Ctx, player: Player, card: Pattern, by: Player, on: list[Player] | None = None,
                  limit: bool = False) -> bool:

@@ -436,6 +436,15 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "in library order; empty at a table that dealt no heroes"),
     Builtin("choose_hero", (P("chooser", "player"), P("names", "strs")), {"prompt": ("str", "")}, "str?",
             "the chooser picks one of the hero names (none when there are none); `set_hero` takes it"),
+    # hero cards and skills as data, by name (a name written out, or text computed in play)
+    Builtin("hero_kingdom", (P("hero", "hero"),), {}, "kingdom", "the kingdom printed on the hero card"),
+    Builtin("hero_gender", (P("hero", "hero"),), {}, "gender", "the gender printed on the hero card"),
+    Builtin("hero_hp", (P("hero", "hero"),), {}, "int", "the hp printed on the hero card"),
+    Builtin("hero_skills", (P("hero", "hero"),), {}, "strs", "the names of the hero card's skills, in order"),
+    Builtin("skill_tags", (P("skill", "skill"),), {}, "strs",
+            "the skill's tags as its text writes them: locked, lord, limited, wake, ..."),
+    Builtin("choose_skill", (P("chooser", "player"), P("names", "strs")), {"prompt": ("str", "")}, "str?",
+            "the chooser picks one of the skill names (none when there are none); `grant_skill` takes it"),
     # damage and hp, turns and phases, point fights
     Builtin("transfer", (P("damage", "damage"), P("to", "player")), {}, "none",
             "轉移: the damage is dealt to `to` instead (same source, card, amount and nature); the new "
@@ -522,7 +531,7 @@ READS = frozenset({
     "in_range", "opposite_gender", "distance", "count", "attack_range", "count_in_range", "uses_last_hand",
     "others", "players", "cards_of", "current", "in_processing", "in_discard_pile", "need", "can_target",
     "can_use", "can_redirect", "marks", "count_this_turn", "recall", "recall_game", "current_phase", "spent",
-    "times_used", "unused_heroes", "can_point_fight", "fight_card", "pile", "history", "damage_history",
+    "times_used", "unused_heroes", "hero_kingdom", "hero_gender", "hero_hp", "hero_skills", "skill_tags", "can_point_fight", "fight_card", "pile", "history", "damage_history",
     "kingdom_known", "same_kingdom", "kingdom_players", "kingdom_size", "revealed", "head", "deputy",
     "hidden_generals",
 })

@@ -93,8 +93,10 @@ def argument(c: Any, a: Any, ptype: str, scope: Any) -> Callable[[Ctx], Any]:
         return _state(c, a)
     if ptype == "state_value":
         return _value(c, a, scope)
-    if ptype == "hero" and not (isinstance(a, ast.Var) and scope.lookup(a.name) is None):
-        return _hero_text(c, a, scope)  # a name known only at run time (unused_heroes, choose_hero)
+    if ptype in NAMED and isinstance(a, ast.Str):  # a name written as text: checked as one written bare
+        return _named(c, ast.Var(a.value, a.span), ptype)
+    if ptype in NAMED and not (isinstance(a, ast.Var) and scope.lookup(a.name) is None):
+        return _computed_name(c, a, scope, ptype)  # a name known only at run time (choose_hero, hero_skills)
     if ptype in NAMED:
         return _named(c, a, ptype)
     text = a.value if isinstance(a, ast.Str) else (a.name if isinstance(a, ast.Var) else None)
@@ -137,20 +139,24 @@ def _named(c: Any, a: Any, ptype: str) -> Callable[[Ctx], Any]:
     return lambda ctx: find(getattr(ctx.game.library, table), key)
 
 
-def _hero_text(c: Any, a: Any, scope: Any) -> Callable[[Ctx], Any]:
-    """A hero named by text computed when the text runs: looked up then."""
+def _computed_name(c: Any, a: Any, scope: Any, ptype: str) -> Callable[[Ctx], Any]:
+    """A hero or skill named by text computed when the text runs: looked up then. A skill so
+    named may be any of the library's (so a grant of one may bring the history on)."""
     fn, t = c.expr(a, scope)
     if schema.base_type(t) not in ("str", "any"):
-        c.error(a.span, f"expected a hero name here, found {t}",
-                "write the hero's name, or text such as choose_hero(you, unused_heroes())")
+        example = "choose_hero(you, unused_heroes())" if ptype == "hero" else "choose_skill(you, hero_skills(h))"
+        c.error(a.span, f"expected a {ptype} name here, found {t}", f"write the {ptype}'s name, or text such as {example}")
+    if ptype == "skill":
+        c.computed_skills = True
+    table_name = NAMED[ptype]
 
-    def hero(ctx: Ctx) -> Any:
+    def named(ctx: Ctx) -> Any:
         name = fn(ctx)
-        found = find(ctx.game.library.heroes, name) if isinstance(name, str) else None
+        found = find(getattr(ctx.game.library, table_name), name) if isinstance(name, str) else None
         if found is None:
-            raise RulesError(f"no hero of the library is named {name!r}", a.span)
+            raise RulesError(f"no {ptype} of the library is named {name!r}", a.span)
         return found
-    return hero
+    return named
 
 
 def find(table: dict[str, Any], name: str) -> Any:

@@ -44,6 +44,15 @@ class GameStart:
         held = {p.name for p in self.game.players}
         return [name for name in self.game.hero_pool if name not in held]
 
+    def choose_skill(self, chooser: Player, names: list[str], prompt: str = "") -> str | None:
+        """One of the named skills of the library (a ruling answers `N answers "SKILL";`)."""
+        game = self.game
+        skills = [s for n in names if (s := game.library.skills.get(n)) is not None]
+        if not skills:
+            return None
+        name: str = game.ask(chooser, "skill", prompt or "選擇一個技能", [Option(f"【{s.name}】", s.name) for s in skills]).value
+        return name
+
     def choose_hero(self, chooser: Player, names: list[str], prompt: str = "") -> str | None:
         """One of the named heroes of the library (a ruling answers `N chooses HERO;`)."""
         game = self.game
