@@ -31,6 +31,7 @@ from sgs_dsl.resources import library_files
     ("  on damaged optional optional { draw(you, 1); }", "the flag 'optional' is given twice", "write it once"),
     ("  active once { draw(you, hero_hp(you)); }", "expected a hero name here, found player", "choose_hero"),
     ("  active once { grant_skill(you, 1); }", "expected a skill name here, found int", "choose_skill"),
+    ("  active once { draw(random_one(you), 1); }", "'random_one' needs a list, not player", "random_one(LIST)"),
     ("  modify dying = true when you.hand > 0;", "`dying` keeps its owner out of the dying state: its value is `false`",
      "`modify dying = false when COND;`"),
     ("  modify dying = 1;", "a modifier's value must be a bool, not int", "`modify dying = false when ...`"),

@@ -39,6 +39,7 @@ FUNCTIONS = {
     "any": "any(p in LIST, COND): COND holds for at least one item; any(BOOLS)",
     "all": "all(p in LIST, COND): COND holds for every item (true for none); all(BOOLS)",
     "first": "first(LIST): the first item, none for an empty list",
+    "random_one": "random_one(LIST): one item picked at random (the game's seeded generator), none for an empty list",
     "fewest": "fewest(p in LIST, KEY): the items with the smallest KEY (all tied, in list order)",
     "most": "most(p in LIST, KEY): the items with the largest KEY (all tied, in list order)",
     "nearest": "nearest(p, PLAYERS): the players at the shortest distance from p (all tied, in list order)",
@@ -261,6 +262,23 @@ def _first(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
     return (lambda ctx: next(iter(items(ctx) or ()), None)), item + "?"
 
 
+def _random_one(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
+    """One item of the list at random, by the game's seeded generator: the same seed picks the same."""
+    if not _arity(comp, c, 1, 1):
+        return const(None), "any"
+    items, t = comp.expr(c.args[0], scope)
+    item = ELEMENT.get(schema.base_type(t))
+    if item is None:
+        if t != "any":
+            comp.error(c.args[0].span, f"'random_one' needs a list, not {t}", FUNCTIONS["random_one"])
+        return const(None), "any"
+
+    def pick(ctx: Ctx) -> Any:
+        found = list(items(ctx) or ())
+        return ctx.game.rng.choice(found) if found else None
+    return pick, item + "?"
+
+
 def _ties(best: Callable[..., int]) -> Compile:
     """fewest / most: every item whose key is the best, in the list's order (手牌數最少的角色
     may be several players)."""
@@ -301,9 +319,9 @@ def _nearest(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
 
 _IMPLEMENTED: dict[str, Compile] = {
     "min": _extreme(min), "max": _extreme(max), "abs": _abs, "sum": _sum, "any": _logic(any), "all": _logic(all),
-    "first": _first, "fewest": _ties(min), "most": _ties(max), "nearest": _nearest,
+    "first": _first, "fewest": _ties(min), "most": _ties(max), "nearest": _nearest, "random_one": _random_one,
 }
-PURE_FUNCTIONS = frozenset(_IMPLEMENTED)  # functions of their arguments alone
+PURE_FUNCTIONS = frozenset(_IMPLEMENTED) - {"random_one"}  # functions of their arguments alone
 
 
 # ---------------------------------------------------------------- names

@@ -21,7 +21,7 @@ from . import schema, soundness
 
 # the types a state may hold, and the value `recall` gives before anything was remembered
 STATE_TYPES: dict[str, Any] = {"int": 0, "str": "", "bool": False, "card": None, "cards": (),
-                               "player": None, "players": ()}
+                               "player": None, "players": (), "strs": ()}
 GENDERS = {"male": "male", "female": "female", "男": "male", "女": "female"}
 # literals compared with a value of these types are read as the names they stand for
 LITERALS: dict[str, dict[str, str]] = {
