@@ -363,3 +363,13 @@ def test_an_effect_on_general_cards_needs_a_ruleset_that_deals_them(tmp_path, mo
     assert (problem.span.line, problem.span.column) == (3, 5), problem.render()
     assert "'hide_general' acts on general cards, which no ruleset that plays this file deals: 藏局 (identity)" \
         in problem.message and "mode hegemony" in problem.hint
+
+
+def test_losing_every_skill_silences_both_generals(library) -> None:
+    game = table(library, [("曹操", "許褚"), ("劉備", "關羽"), ("孫權", "甘寧"), ("呂布", "貂蟬")])
+    p = game.players[0]
+    assert {s.name for s in game.skills.skills_of(p)} >= {"奸雄", "裸衣"}
+    game.mode.lose_all_skills(game, p)
+    assert not {s.name for s in game.skills.skills_of(p)} & {"奸雄", "裸衣"}
+    assert game.players[1].skills  # the others keep theirs
+

@@ -400,6 +400,10 @@ def grant_skill(ctx: Ctx, player: Player, skill: Skill) -> None:
     ctx.game.state.grant_skill(player, skill)
 
 
+def lose_all_skills(ctx: Ctx, player: Player) -> None:
+    ctx.game.mode.lose_all_skills(ctx.game, player)
+
+
 def remove_skill(ctx: Ctx, player: Player, skill: Skill) -> None:
     ctx.game.state.remove_skill(player, skill)
 

@@ -417,6 +417,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("grant_skill", (P("player", "player"), P("skill", "skill")), {}, "none",
             "the player gains a skill (logged; it fires and is counted under its own name)"),
     Builtin("remove_skill", (P("player", "player"), P("skill", "skill")), {}, "none", "the player loses a skill"),
+    Builtin("lose_all_skills", (P("player", "player"),), {}, "none",
+            "the player loses every skill it has, for the rest of the game, in any mode (國戰: both generals' "
+            "skills, the generals staying); a skill gained later is its own"),
     Builtin("disable_skills", (P("player", "player"),), {"until": ("scope", "turn")}, "none",
             "the player's hero skills lose effect (技能失效) until the end of the phase, turn or round"),
     Builtin("spent", (P("player", "player"), P("skill", "skill")), {}, "bool",

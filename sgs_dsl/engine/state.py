@@ -149,6 +149,15 @@ class PlayerState:
             self.game.log(f"{player.label()}獲得技能【{skill.name}】")
         self.skills.changed_skills()
 
+    def lose_all_skills(self, player: Player) -> None:
+        """Every skill the player has is lost for good (a skill gained later is its own)."""
+        if not player.skills:
+            return
+        player.skills = ()
+        if self.game.logging:
+            self.game.log(f"{player.label()}失去所有技能")
+        self.skills.changed_skills()
+
     def remove_skill(self, player: Player, skill: Skill) -> None:
         if skill not in player.skills:
             return

@@ -185,6 +185,10 @@ class Mode:
     def remove(self, game: Game, player: Player, slot: int) -> None:
         raise RulesError(f"{self.spec.title} has no general cards to remove")
 
+    def lose_all_skills(self, game: Game, player: Player) -> None:
+        """The player loses every skill it has, for the rest of the game (失去所有技能)."""
+        game.state.lose_all_skills(player)
+
     def lose_skills(self, game: Game, player: Player, slot: int) -> None:
         raise RulesError(f"{self.spec.title} has no general cards whose skills could be lost")
 

@@ -350,6 +350,15 @@ class HegemonyMode(Mode):
         self._rename(player)
         game.skills.changed_skills()
 
+    def lose_all_skills(self, game: Game, player: Player) -> None:
+        """Both generals' skills are lost (each general stays, face up or down), and any skill
+        the player gained besides."""
+        for slot in (HEAD, DEPUTY):
+            self.lose_skills(game, player, slot)
+        if player.skills:
+            player.skills = ()
+            game.skills.changed_skills()
+
     def lose_skills(self, game: Game, player: Player, slot: int) -> None:
         """The general stays (its kingdom, gender and place) but its skills are lost for the game."""
         seat = self.generals.get(player.seat)
