@@ -67,8 +67,8 @@ def variable_name(c: Any, name: ast.Name) -> None:
     (`cards_of(p, hand)`), or the word where the variable was: either way not what was written."""
     kinds = list(dict.fromkeys(what for what, table in _words(c) if name.text in table))
     if kinds:
-        c.error(name.span, f"'{name.text}' is a word of the language (a {', a '.join(kinds)}): it cannot be a "
-                "variable's name", f"give the variable another name, e.g. `{name.text}_1` or a word for what it holds")
+        named = ", ".join(("an " if k[0] in "aeiou" else "a ") + k for k in kinds)
+        c.error(name.span, f"'{name.text}' is a word of the language ({named}): it cannot be a variable's name", f"give the variable another name, e.g. `{name.text}_1` or a word for what it holds")
 
 
 def _words(c: Any) -> list[tuple[str, Any]]:

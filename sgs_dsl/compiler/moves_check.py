@@ -14,7 +14,9 @@ from . import schema
 
 VISIBILITY = {"public": True, "private": False}
 FIXED_PLACES = tuple(p for p in PLACES if p != "pile")
-WORD_ONLY = ("place", "pile", "reason", "history_kind", "damage_kind", "period", "general_slot")  # never computed
+WORD_ONLY = ("place", "pile", "reason", "history_kind", "damage_kind", "period", "general_slot",
+             "area")  # never computed
+AREAS = {"hand": "hand", "equip": "equip", "judge": "judge", "手牌": "hand", "裝備區": "equip", "判定區": "judge"}
 
 
 def declare_piles(c: Any, skills: list[ast.SkillDef]) -> None:
@@ -78,6 +80,7 @@ def domains(c: Any) -> dict[str, dict[str, str]]:
         "damage_kind": {k: k for k in DAMAGE_KINDS},
         "period": {p: p for p in PERIODS},
         "general_slot": {"head": "head", "deputy": "deputy", "主將": "head", "副將": "deputy"},
+        "area": AREAS,
     }
 
 

@@ -550,6 +550,10 @@ def swap_hands(ctx: Ctx, a: Player, b: Player) -> None:
         ctx.game.moves.swap_hands(a, b)
 
 
+def swap_areas(ctx: Ctx, a: Player, b: Player, area: str) -> None:
+    ctx.game.moves.swap_areas(a, b, area)
+
+
 def pile(ctx: Ctx, player: Player, name: str) -> list[Card]:
     cards: list[Card] = ctx.game.zones.zone_cards(player, name)
     return cards

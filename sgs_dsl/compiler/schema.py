@@ -482,6 +482,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "nothing moves, when refused"),
     Builtin("swap_hands", (P("a", "player"), P("b", "player")), {}, "none",
             "the two players exchange their hands, as one simultaneous move"),
+    Builtin("swap_areas", (P("a", "player"), P("b", "player"), P("area", "area")), {}, "none",
+            "the two players exchange their hand, equipment area or judge area (hand, equip, judge), as "
+            "one simultaneous move: one loss event per player (for a hand or equipment)"),
     Builtin("pile", (P("player", "player"), P("name", "pile")), {}, "cards",
             "the cards of a pile on the player's hero card (a pile a skill declares: `pile 權;`)"),
     Builtin("history", (P("player", "player"), P("kind", "history_kind"), P("period", "period")), {}, "cards",

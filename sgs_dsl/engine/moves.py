@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 Leg = tuple[list[Card], list[tuple[str, Player | None]], str, Player | None]
 OWNED = ("hand", "equip", "judge")  # places that need a player (`of:`), with the piles
 HIDDEN = frozenset({"hand", "deck", "deck_top", "deck_bottom"})  # face-down places
+AREA_ZH = {"hand": "手牌", "equip": "裝備區", "judge": "判定區"}  # the areas swap_areas exchanges
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools hand in subclasses (engine/parts.py)
@@ -86,31 +87,46 @@ class Moves:
                 return
 
     def swap_hands(self, a: Player, b: Player) -> None:
-        """The two hands change places in one simultaneous move (each is lost and gained); not
-        with a dead player (text that killed one of them goes on: the dead take no cards)."""
+        self.swap_areas(a, b, "hand")
+
+    def swap_areas(self, a: Player, b: Player, zone: str) -> None:
+        """The two players' hands, equipment areas or judge areas change places in one
+        simultaneous move: each player loses its cards (one loss event each, for a hand or
+        equipment) and gains the other's; not with a dead player (text that killed one of them
+        goes on: the dead take no cards)."""
         game = self.game
-        if not (a.alive and b.alive):
+        if not (a.alive and b.alive) or a is b:
             return
         game.table_version += 1
-        hands = []  # both hands leave before either arrives
-        for loser, gainer in ((a, b), (b, a)):
-            hand, loser.hand = loser.hand, []
-            hands.append((hand, loser, gainer))
-        legs: list[Leg] = []
-        for cards, loser, owner in hands:
-            sources: list[tuple[str, Player | None]] = [("hand", loser)] * len(cards)
-            legs.append((cards, sources, "hand", owner))
-            owner.hand.extend(cards)
+        taken = [(self._empty_area(loser, zone), loser, gainer) for loser, gainer in ((a, b), (b, a))]
+        legs: list[Leg] = []  # both areas are emptied before either is filled
+        for cards, loser, owner in taken:
+            sources: list[tuple[str, Player | None]] = [(zone, loser)] * len(cards)
+            legs.append((cards, sources, zone, owner))
+            for c in cards:
+                self.zones._place(c, zone, owner)
             if game.tracing:
                 for c, s in zip(cards, sources, strict=True):
-                    game.trace(f"  〔移動〕{c.label()}：{where(*s)} → {where('hand', owner)}")
+                    game.trace(f"  〔移動〕{c.label()}：{where(*s)} → {where(zone, owner)}")
             if game.history.on:
-                game.history.record(cards, sources, "hand", owner, "put")
+                game.history.record(cards, sources, zone, owner, "put")
             if game.knowledge is not None:
-                note_move(game, cards, sources, "hand", owner)
+                note_move(game, cards, sources, zone, owner)
         if game.logging:
-            game.log(f"{a.label()}與{b.label()}交換手牌")
+            game.log(f"{a.label()}與{b.label()}交換{AREA_ZH[zone]}")
         self._lost(legs)
+
+    def _empty_area(self, p: Player, zone: str) -> list[Card]:
+        """Take every card out of the player's hand, equipment area or judge area."""
+        if zone == "hand":
+            cards, p.hand = p.hand, []
+        elif zone == "judge":
+            cards, p.judge = p.judge, []
+        else:
+            cards = list(p.equips.values())
+            p.equips.clear()
+            self.game.skills.changed_equipment(p)
+        return cards
 
     def _lost(self, legs: list[Leg], reason: str = "put") -> None:
         """The cards-lost window, once per living player and zone (hand, equipment) that lost
