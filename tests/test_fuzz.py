@@ -243,6 +243,7 @@ LITERALS: dict[str, tuple[str, ...]] = {
     "damage_kind": ("dealt", "taken"),
     "period": ("phase", "turn", "round"),
     "general_slot": ("head", "deputy"),
+    "area": ("hand", "equip", "judge", "裝備區"),
 }
 # parameter types whose values are variables of the window
 VARIABLE_TYPES = ("player", "player?", "card", "card?", "use", "use?", "damage", "judge", "fight")
