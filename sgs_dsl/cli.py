@@ -456,8 +456,21 @@ def check_heroes(library: Any, ruleset: str, players: int) -> None:
     from sgs_dsl.syntax.diagnostics import Diagnostic, SgsError
 
     rules = library.rulesets[ruleset]
-    count = len(ruleset_heroes(library, ruleset))
+    pool = ruleset_heroes(library, ruleset)
+    count = len(pool)
     each = make_mode(rules).cards_per_seat
+    if rules.heroes and count >= players * each and each == 2:  # 國戰: each seat holds two of one kingdom
+        kingdoms: dict[str, int] = {}
+        for general in pool:
+            kingdoms[general.kingdom] = kingdoms.get(general.kingdom, 0) + 1
+        pairs = sum(n // 2 for n in kingdoms.values())
+        if pairs < players:
+            fewer = f", or play with --players {pairs} or fewer" if pairs >= 2 else ""
+            raise SgsError([Diagnostic(
+                rules.span,
+                f"ruleset '{ruleset}' has generals for {pairs} pair{'s' if pairs != 1 else ''} of one kingdom, for "
+                f"{players} players: every seat needs two generals of one kingdom",
+                f"add generals of a kingdom to its `heroes`{fewer}", _source_line(rules.span))])
     if not rules.heroes or count >= players * each:
         return
     heroes = f"{count} hero{'es' if count != 1 else ''}"

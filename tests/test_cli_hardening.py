@@ -561,6 +561,28 @@ def test_too_few_heroes_is_an_error_at_the_ruleset(tmp_path, command):
                   "1", "-L", str(path), "-r", "few", "-p", "2").exit_code == 0
 
 
+UNPAIRED = """# six 國戰 generals: 魏 and 蜀 make two pairs of one kingdom, 吳 and 群 none
+general 測甲 ce_jia { kingdom 魏; gender male; hp_half 4; }
+general 測乙 ce_yi { kingdom 魏; gender male; hp_half 4; }
+general 測丙 ce_bing { kingdom 蜀; gender male; hp_half 4; }
+general 測丁 ce_ding { kingdom 吳; gender male; hp_half 4; }
+general 測戊 ce_wu { kingdom 群; gender male; hp_half 4; }
+general 測己 ce_ji { kingdom 蜀; gender female; hp_half 4; }
+ruleset unpaired "少量武將" { mode hegemony; decks hegemony; heroes few; }
+"""
+
+
+@pytest.mark.parametrize("command", ["run", "simulate"])
+def test_generals_that_cannot_pair_every_seat_are_an_error_at_the_ruleset(tmp_path, command):
+    # six generals are enough cards for three seats, but only two seats can hold two of one kingdom
+    path = _few(tmp_path, UNPAIRED)
+    result = invoke(command, "-q" if command == "simulate" else "--seed=1", "-L", str(path), "-r", "unpaired", "-p", "3")
+    assert_fails(result, 1)
+    assert (f"{path}:8:1: error: ruleset 'unpaired' has generals for 2 pairs of one kingdom, for 3 players: "
+            "every seat needs two generals of one kingdom") in result.stderr
+    assert "hint: add generals of a kingdom to its `heroes`, or play with --players 2 or fewer" in result.stderr
+
+
 def test_one_hero_is_too_few_for_any_table(tmp_path):
     path = _few(tmp_path, FEW_HEROES.replace("hero 測乙 ceshi_yi { kingdom 蜀; hp 4; }\n", ""))
     result = invoke("run", "-L", str(path), "-r", "few", "-p", "2")
