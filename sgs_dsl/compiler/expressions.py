@@ -250,33 +250,29 @@ def _logic(test: Callable[..., bool]) -> Compile:
     return compile_
 
 
-def _first(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
-    if not _arity(comp, c, 1, 1):
-        return const(None), "any"
-    items, t = comp.expr(c.args[0], scope)
-    item = ELEMENT.get(schema.base_type(t))
-    if item is None:
-        if t != "any":
-            comp.error(c.args[0].span, f"'first' needs a list, not {t}", FUNCTIONS["first"])
-        return const(None), "any"
-    return (lambda ctx: next(iter(items(ctx) or ()), None)), item + "?"
+def _one_item(pick: Callable[[Ctx, list[Any]], Any]) -> Compile:
+    """first / random_one: one item of a list (none for an empty list), typed as its items."""
+    def compile_(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
+        name = c.name.text
+        if not _arity(comp, c, 1, 1):
+            return const(None), "any"
+        items, t = comp.expr(c.args[0], scope)
+        item = ELEMENT.get(schema.base_type(t))
+        if item is None:
+            if t != "any":
+                comp.error(c.args[0].span, f"'{name}' needs a list, not {t}", FUNCTIONS[name])
+            return const(None), "any"
+
+        def one(ctx: Ctx) -> Any:
+            found = items(ctx)
+            return pick(ctx, found) if found else None
+        return one, item + "?"
+    return compile_
 
 
-def _random_one(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
-    """One item of the list at random, by the game's seeded generator: the same seed picks the same."""
-    if not _arity(comp, c, 1, 1):
-        return const(None), "any"
-    items, t = comp.expr(c.args[0], scope)
-    item = ELEMENT.get(schema.base_type(t))
-    if item is None:
-        if t != "any":
-            comp.error(c.args[0].span, f"'random_one' needs a list, not {t}", FUNCTIONS["random_one"])
-        return const(None), "any"
-
-    def pick(ctx: Ctx) -> Any:
-        found = list(items(ctx) or ())
-        return ctx.game.rng.choice(found) if found else None
-    return pick, item + "?"
+def _random(ctx: Ctx, found: list[Any]) -> Any:
+    """By the game's seeded generator: the same seed picks the same."""
+    return ctx.game.rng.choice(found)
 
 
 def _ties(best: Callable[..., int]) -> Compile:
@@ -319,7 +315,7 @@ def _nearest(comp: Compiler, c: ast.Call, scope: Scope) -> Typed:
 
 _IMPLEMENTED: dict[str, Compile] = {
     "min": _extreme(min), "max": _extreme(max), "abs": _abs, "sum": _sum, "any": _logic(any), "all": _logic(all),
-    "first": _first, "fewest": _ties(min), "most": _ties(max), "nearest": _nearest, "random_one": _random_one,
+    "first": _one_item(lambda ctx, found: found[0]), "fewest": _ties(min), "most": _ties(max), "nearest": _nearest, "random_one": _one_item(_random),
 }
 PURE_FUNCTIONS = frozenset(_IMPLEMENTED) - {"random_one"}  # functions of their arguments alone
 
