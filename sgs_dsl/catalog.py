@@ -9,6 +9,7 @@ from typing import Any
 
 import attrs
 
+from .core.names import qualified
 from .modes import make_mode
 
 TAG_ZH = {"locked": "鎖定技", "lord": "主公技", "limited": "限定技", "wake": "覺醒技", "head": "主將技", "deputy": "副將技",
@@ -29,11 +30,19 @@ def heroes_of(library: Any, ruleset: str | None) -> list[Any]:
 
 
 def hero_skills(library: Any, ruleset: str) -> dict[str, list[str]]:
-    """Each hero of a ruleset and the names of the skills it plays there (none where the mode
+    """Each hero of a ruleset and the keys of the skills it plays there (none where the mode
     plays no skills), for the statistics of a batch."""
     rules = library.ruleset(ruleset)
     mode = make_mode(rules)
-    return {h.name: [s.name for s in h.skills if mode.plays_skill(s)] for h in mode.hero_pool(library, rules.heroes)}
+    return {h.name: [s.key for s in h.skills if mode.plays_skill(s)] for h in mode.hero_pool(library, rules.heroes)}
+
+
+def shown_skills(library: Any, keys: Any) -> dict[str, str]:
+    """How a report names each skill of `keys` (core/names.py): by its printed name where no
+    other skill of `keys` prints it, else by its key (`standard.離間`)."""
+    skills = {k: library.skills.get(k) for k in keys}
+    names = [s.name for s in skills.values() if s is not None]
+    return {k: s.name if s is not None and names.count(s.name) == 1 else k for k, s in skills.items()}
 
 
 def lord_names(library: Any, ruleset: str | None) -> set[str]:
@@ -104,9 +113,9 @@ def _keys(library: Any) -> dict[str, list[Found]]:
         if not any(f.item is found.item for f in entries):
             entries.append(found)
 
-    for skill in library.skills.values():
-        add(skill.name, Found("skill", skill))
-        add(skill.id, Found("skill", skill))
+    for skill in library.skills.values():  # by its name, its id, and either with its package
+        for spelling in (skill.name, skill.id, qualified(skill), f"{skill.package}.{skill.id}"):
+            add(spelling, Found("skill", skill))
     for skill in library.skills.values():  # 空城 also finds 空城·國, its 國戰 wording
         if "·" in skill.name:
             add(skill.name.split("·")[0], Found("skill", skill))
@@ -208,6 +217,8 @@ def skill_info(skill: Any, library: Any) -> dict[str, Any]:
         "kind": "skill",
         "name": skill.name,
         "id": skill.id,
+        "package": skill.package,
+        "qualified": qualified(skill),
         "text": skill.text,
         "source": where(skill.span),
         "tags": list(skill.tags),
@@ -275,6 +286,8 @@ def render(info: dict[str, Any]) -> list[str]:
         return out
     if info["kind"] == "card":
         out.append(f"type: {info['type']}")
+    if info.get("package"):
+        out.append(f"package: {info['package']} ({info['qualified']})")
     tags = info.get("tags") or []
     out.append("tags: " + (", ".join(f"{t} ({TAG_ZH.get(t, t)})" for t in tags) if tags else "none"))
     if info.get("heroes") is not None:

@@ -974,13 +974,13 @@ def simulate(
                        mode=library.ruleset(name).mode, agent_spec=agents.as_json(), invariants=invariants,
                        placement=placement.as_json())
     if skill_stats:
-        from sgs_dsl.catalog import hero_skills
-        from sgs_dsl.sim.stats import format_skill_stats
+        from sgs_dsl.catalog import hero_skills, shown_skills
+        from sgs_dsl.sim.stats import format_skill_stats, shown_rows
         from sgs_dsl.sim.stats import skill_stats as count_skills
 
         held = hero_skills(library, name)
         names = list(dict.fromkeys(s for skills in held.values() for s in skills))
-        report["skill_stats"] = count_skills(batch.records, names, held)
+        report["skill_stats"] = shown_rows(count_skills(batch.records, names, held), shown_skills(library, names))
     text = _json(report) + "\n"
     summary = format_summary(report)
     if skill_stats:
@@ -1047,7 +1047,7 @@ def _make_folder(out: Path) -> None:
 def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns: int, batch: Any,
                      agents: Any, invariants: str, placement: Any, strata: str = "role") -> dict[str, Any]:
     """The simulate report of the batch, with its `balance` section over the clean games."""
-    from sgs_dsl.catalog import hero_skills, heroes_of
+    from sgs_dsl.catalog import hero_skills, heroes_of, shown_skills
     from sgs_dsl.game import turn_cap
     from sgs_dsl.sim.balance import balance as balance_numbers
     from sgs_dsl.sim.stats import summarize
@@ -1060,8 +1060,10 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
     clean = [r for r in batch.records if not r.failed and not r.timed_out]
     skills = hero_skills(library, name)
     summary["balance"] = numbers = balance_numbers(clean, skills, mode, strata)
+    named = shown_skills(library, numbers["skills"])  # a skill's printed name unless two share it
+    numbers["skills"] = {named[k]: row for k, row in numbers["skills"].items()}
     # the ASCII ids of the names in the tables: the figures' labels when no CJK font is installed
-    known = {n: d.id for n, d in library.skills.items()} | {h.name: h.id for h in heroes_of(library, name)}
+    known = {named.get(k, k): d.id for k, d in library.skills.items()} | {h.name: h.id for h in heroes_of(library, name)}
     shown = {*numbers["heroes"]["heroes"], *numbers["skills"]}
     numbers["ids"] = {n: known[n] for n in sorted(shown) if n in known}
     return summary

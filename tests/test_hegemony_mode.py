@@ -191,8 +191,8 @@ def test_sgs_heroes_lists_a_hegemony_rulesets_generals_with_their_fish() -> None
 
 
 def test_every_general_of_the_data_file_is_text_with_its_facts() -> None:
-    """heroes_guozhan.tsv (a copy in tests/data): kingdom, gender, halves, skills (the `·國`
-    ones under their printed name), their locked and limited tags, and companions."""
+    """heroes_guozhan.tsv (a copy in tests/data): kingdom, gender, halves, skills under their
+    printed names, their locked and limited tags, and companions."""
     import csv
     from pathlib import Path
 
@@ -207,7 +207,7 @@ def test_every_general_of_the_data_file_is_text_with_its_facts() -> None:
         g = by_name[r["name_zh_hant"]]
         assert (g.kingdom, g.gender, g.hp_half) == (r["kingdom"], r["gender"], int(r["hp_half"])), g.name
         printed = [s.split("[")[0] for s in r["skills_zh"].split(";")]
-        assert [normalize(s.name.split("·")[0]) for s in g.skills] == [normalize(s) for s in printed], g.name
+        assert [normalize(s.name) for s in g.skills] == [normalize(s) for s in printed], g.name
         for skill, text in zip(g.skills, r["skills_zh"].split(";"), strict=True):
             assert ("locked" in skill.tags) == ("锁定技" in text), skill.name
             assert ("limited" in skill.tags) == ("限定技" in text), skill.name
@@ -325,7 +325,7 @@ def test_sgs_explain_shows_a_skill_and_its_guo_wording_and_a_generals_companions
     from sgs_dsl.cli import main
 
     out = CliRunner().invoke(main, ["explain", "空城"]).output
-    assert "技能 空城 (kongcheng)" in out and "技能 空城·國 (kongcheng_guo)" in out
+    assert "技能 空城 (kongcheng)" in out and "技能 空城 (kongcheng)" in out
     assert "generals (國戰): 諸葛亮" in out
     out = CliRunner().invoke(main, ["explain", "heg_caocao"]).output
     assert "companions (珠聯璧合): 典韋、許褚" in out

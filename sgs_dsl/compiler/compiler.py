@@ -96,12 +96,12 @@ class Compiler:
         self.compiling_skill: str | None = None
         self.general_calls: list[ast.Name] = []  # calls of effects on general cards (schema.Builtin.generals)
         self.computed_skills = False  # a skill is named by text computed in play (any may be granted)
-        self.granted: list[tuple[str, str, Span]] = []  # the skills and heroes text names (grant_skill, ...)
+        self.granted: list[tuple[str, Any]] = []  # the skills and heroes text names (grant_skill, ...)
         # the states of the skill being compiled, names checked once the
         # library is complete, names set on a damage (`set damage.NAME = ...`)
         self.states: dict[str, state_check.State] = {}
         self.last_state: state_check.State | None = None
-        self.name_refs: list[tuple[str, str, Span]] = []
+        self.name_refs: list[tuple[str, str, Span, list[Any]]] = []
         self.damage_vars: set[str] = set()
         # the marks text sets (`mark(p, "NAME", n)`) and reads (`marks(p, "NAME")`), by name
         self.marks_set: set[str] = set()
@@ -320,15 +320,22 @@ class Compiler:
 
     # ------------------------------------------------------------ skills (hero skills and equipment)
     def skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members: Sequence[ast.Member],
-                   span: Span, states: dict[str, state_check.State] | None = None) -> Skill:
-        outer, self.compiling_skill = self.compiling_skill, name
+                   span: Span, states: dict[str, state_check.State] | None = None, key: str = "",
+                   package: str = "") -> Skill:
+        """A skill printed `name`, kept by `key` (core/names.py: its qualified name when another
+        package prints the same name) by everything that counts or remembers for it."""
+        key = key or name
+        outer, self.compiling_skill = self.compiling_skill, key
         try:
-            return self._skill_body(name, ident, text, tags, members, span, states)
+            skill = self._skill_body(key, ident, text, tags, members, span, states)
         finally:
             self.compiling_skill = outer
+        skill.name, skill.package = name, package
+        return skill
 
     def _skill_body(self, name: str, ident: str, text: str, tags: tuple[str, ...], members: Sequence[ast.Member],
                     span: Span, states: dict[str, state_check.State] | None = None) -> Skill:
+        """`name` here is the skill's key."""
         triggers: dict[str, list[TriggerDef]] = {}
         modifiers: list[ModifierDef] = []
         view_as: list[ViewAsDef] = []
@@ -386,7 +393,7 @@ class Compiler:
                      tuple(modifiers),
                      tuple(viewas_check.labelled(view_as)), span, tuple(actives), tuple(forbids),
                      filters=tuple(f for f in filters if f), equipped=tuple(e for e in equipped if e),
-                     attached=tuple(attached))
+                     attached=tuple(attached), key=name)
 
     def active(self, m: ast.Active, skill: str) -> ActiveDef:
         once = False
@@ -853,6 +860,10 @@ class Compiler:
             left_fn, lt = self.expr(e.left, scope)
             if lt in expressions.ELEMENT:
                 return expressions.joined(self, e, left_fn, lt, scope)
+            if lt == "any" and isinstance(e.right, ast.ListLit) and e.right.items:
+                right_fn, rt = self.expr(e.right, scope)  # `set seen = seen + [card];` after `let seen = [];`
+                if rt in expressions.ELEMENT:
+                    return (lambda ctx: [*left_fn(ctx), *right_fn(ctx)]), rt
             left = checked_int(left_fn, e.left.span) if lt == "any" else left_fn
             if lt not in ("int", "any"):
                 self.error(e.left.span, f"expected a number, found {lt}",

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import attrs
 
+from ..core import names
 from ..core.defs import CardKind, CardSpec, Ruleset, Skill
 from ..core.model import Card
 from ..core.modes import MODE_SPECS, ModeOption
+from ..core.names import Definitions
 from ..gcpause import no_gc
 from ..resources import library_files
 from ..syntax import ast
@@ -70,7 +72,7 @@ class Library:
     cards: dict[str, CardKind]  # by Traditional name
     decks: dict[str, list[tuple[CardKind, str, int]]]
     rulesets: dict[str, Ruleset]
-    skills: dict[str, Skill]
+    skills: Definitions[Skill]  # by key; `skills.find` reads any spelling
     heroes: dict[str, Hero]
     files: tuple[str, ...]
     piles: dict[str, bool] = attrs.field(factory=dict)  # pile name -> public
@@ -89,7 +91,7 @@ class Library:
         if ruleset is None:
             return bool(self.history_skills)
         pool = [h for table in (self.heroes, self.generals) for h in table.values() if h.package in ruleset.heroes]
-        return any(s.name in self.history_skills for h in pool for s in h.skills)
+        return any(s.key in self.history_skills for h in pool for s in h.skills)
 
     @property
     def default_ruleset(self) -> str:
@@ -191,10 +193,13 @@ class _Builder:
                 if isinstance(d, kind):
                     yield d
 
-    def unique(self, what: str, name: ast.Name, key: str | None = None) -> bool:
+    def unique(self, what: str, name: ast.Name, key: str | None = None, package: str = "") -> bool:
+        """The first definition of its kind so named (in its package, when one is given)."""
         k = (what, key or normalize(name.text))
         if k in self.seen:
-            self.c.error(name.span, f"duplicate {what} '{name.text}'", f"first defined at {self.seen[k]}")
+            within = f" in the package '{package}'" if package else ""
+            self.c.error(name.span, f"duplicate {what} '{name.text}'{within}", f"first defined at {self.seen[k]}"
+                         + ("; another package (another file name) may print the same name" if package else ""))
             return False
         self.seen[k] = name.span
         return True
@@ -227,18 +232,23 @@ class _Builder:
         decks = self.decks()
         rulesets = self.rulesets(decks, heroes, {g.package for g in generals.values()})
         _general_effects(self.c, rulesets, decks)
-        granted = {s.name for ptype, name, _ in self.c.granted
-                   if ptype == "skill" and (s := state_check.find(skills, name)) is not None}
+        granted = {found.key for ptype, found in self.c.granted if ptype == "skill"}
         history_used = self.c.history_used or bool(granted & self.c.history_skills) or (  # a grant may bring one
             self.c.computed_skills and bool(self.c.history_skills))
         return Library(cards, decks, rulesets, skills, heroes, (), moves_check.pile_table(self.c), history_used,
                        generals=generals, history_skills=frozenset(self.c.history_skills))
 
-    def skills(self) -> dict[str, Skill]:
-        skills = {}
+    def skills(self) -> Definitions[Skill]:
+        """The skills, each its package's: two packages may print one name (core/names.py)."""
+        found = []
         for d in self.defs(ast.SkillDef):
-            if not self.unique("skill", d.name):
-                continue
+            package = _package(d.span)
+            if (self.unique("skill", d.name, f"{package}:{normalize(d.name.text)}", package)
+                    and self.unique("skill id", d.id, f"{package}:{d.id.text.lower()}", package)):
+                found.append((d, package))
+        shared = names.shared(d.name.text for d, _ in found)
+        skills = []
+        for d, package in found:
             tags = tuple(t.text for t in d.tags)
             misreads.skill_id(self.c, d)  # `skill 激將 lord {`: the tag read as the id
             misreads.twice(self.c, d.tags, "the tag")
@@ -246,11 +256,11 @@ class _Builder:
                 if t.text not in misreads.SKILL_TAGS:
                     self.c.error(t.span, f"unknown skill tag '{t.text}'",
                                  did_you_mean(t.text, misreads.SKILL_TAGS) or "tags: " + ", ".join(misreads.SKILL_TAGS))
-            skills[normalize(d.name.text)] = self.c.skill_body(d.name.text, d.id.text, d.text, tags, d.members, d.span)
-            skills[d.id.text.lower()] = skills[normalize(d.name.text)]
-        return skills
+            skills.append(self.c.skill_body(d.name.text, d.id.text, d.text, tags, d.members, d.span,
+                                            key=names.key(package, d.name.text, shared), package=package))
+        return Definitions(skills)
 
-    def heroes(self, skills: dict[str, Skill]) -> dict[str, Hero]:
+    def heroes(self, skills: Definitions[Skill]) -> dict[str, Hero]:
         heroes = {}
         for d in self.defs(ast.HeroDef):
             if d.general or not self.unique("hero", d.name):
@@ -258,11 +268,11 @@ class _Builder:
             props = self.props(d, HERO_PROPS)
             hp_value = self.count_prop(props, "hp", 4, "e.g. `hp 4;`")
             heroes[d.name.text] = Hero(d.name.text, d.id.text, self.kingdom(props), self.gender(props), hp_value,
-                                       self.skill_list(props, skills), d.span, Path(d.span.file).stem,
+                                       self.skill_list(props, skills, _package(d.span)), d.span, _package(d.span),
                                        self.never_lord(props))
         return heroes
 
-    def generals(self, skills: dict[str, Skill]) -> dict[str, General]:
+    def generals(self, skills: Definitions[Skill]) -> dict[str, General]:
         """The 國戰 general cards (武將牌): hp in yin-yang halves, companions (珠聯璧合) by name."""
         generals: dict[str, General] = {}
         companions: dict[str, list[ast.Name]] = {}
@@ -272,7 +282,7 @@ class _Builder:
             props = self.props(d, GENERAL_PROPS)
             halves = self.count_prop(props, "hp_half", 4, "half yin-yang fish: `hp_half 3;` is 1.5 fish")
             generals[d.name.text] = General(d.name.text, d.id.text, self.kingdom(props), self.gender(props), halves,
-                                            self.skill_list(props, skills), d.span, Path(d.span.file).stem)
+                                            self.skill_list(props, skills, _package(d.span)), d.span, _package(d.span))
             companions[d.name.text] = [v for v in props["companions"].values] if "companions" in props else []
         by_key = {normalize(g.name): g for g in generals.values()} | {g.id.lower(): g for g in generals.values()}
         for name, refs in companions.items():
@@ -349,20 +359,29 @@ class _Builder:
             return schema.KINGDOMS.get(kingdom) or schema.KINGDOMS[kingdom.lower()]
         return kingdom
 
-    def skill_list(self, props: dict[str, ast.Prop], skills: dict[str, Skill]) -> tuple[Skill, ...]:
-        found = []
-        known = sorted({s.name for s in skills.values()} | {s.id for s in skills.values()})
+    def skill_list(self, props: dict[str, ast.Prop], skills: Definitions[Skill], package: str) -> tuple[Skill, ...]:
+        """A hero's skills, each read in the hero's package first (core/names.py)."""
+        found: list[Skill] = []
         for v in props["skills"].values if "skills" in props else ():
-            s = skills.get(normalize(getattr(v, "text", ""))) or skills.get(getattr(v, "text", "").lower())
-            if s is None:
-                self.c.error(v.span, f"unknown skill '{_show(v)}'",
-                             did_you_mean(getattr(v, "text", ""), known)
-                             or f"define it first: `skill {_show(v)} some_id {{ ... }}`")
-            elif s in found:  # it would be had twice: each trigger firing twice
+            s = self.named_skill(skills, v, package)
+            if s is not None and s in found:  # it would be had twice: each trigger firing twice
                 self.c.error(v.span, f"the skill '{s.name}' is listed twice", "list each skill once")
-            else:
+            elif s is not None:
                 found.append(s)
         return tuple(found)
+
+    def named_skill(self, skills: Definitions[Skill], v, package: str) -> Skill | None:
+        """The skill a hero's `skills` names: unknown and ambiguous names are reported."""
+        text = str(getattr(v, "text", ""))
+        matches = skills.find(text, package)
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            self.c.error(v.span, *names.ambiguity(text, matches))
+        else:
+            self.c.error(v.span, f"unknown skill '{_show(v)}'", did_you_mean(text, skills.names())
+                         or f"define it first: `skill {_show(v)} some_id {{ ... }}`")
+        return None
 
     def decks(self) -> dict[str, list[tuple[CardKind, str, int]]]:
         decks = {}
@@ -614,6 +633,11 @@ def check_paths(paths: Sequence[Path], warnings: bool = False) -> list[Diagnosti
     except SgsError as error:
         return error.diagnostics
     return list(library.warnings) if warnings else []
+
+
+def _package(span: Span) -> str:
+    """The package a definition belongs to: the stem of its file (heroes/hegemony.sgs -> hegemony)."""
+    return Path(span.file).stem
 
 
 def _show(value) -> str:

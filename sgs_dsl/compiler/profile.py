@@ -51,8 +51,8 @@ NOTHING = Profile()
 @attrs.frozen(slots=True)
 class Profiles:
     cards: dict[str, Profile]  # by card name
-    skills: dict[str, Profile]  # by skill name
-    kingdoms: dict[str, frozenset[str]] = attrs.Factory(dict)  # skill name -> the kingdoms its text names
+    skills: dict[str, Profile]  # by skill key (core/names.py)
+    kingdoms: dict[str, frozenset[str]] = attrs.Factory(dict)  # skill key -> the kingdoms its text names
 
     def card(self, name: str) -> Profile:
         return self.cards.get(name, NOTHING)
@@ -80,13 +80,15 @@ def _build(library: Any) -> Profiles:
     cards: dict[str, Profile] = {}
     skills: dict[str, Profile] = {}
     kingdoms: dict[str, frozenset[str]] = {}
+    keys = {(s.package, s.name): s.key for s in library.skills.values()}  # two packages may print one name
     for path in library.files:
         for d in parse_file(Path(path)).definitions:
             if isinstance(d, ast.CardDef):
                 cards[d.name.text] = _walk_members(d.members)
             elif isinstance(d, ast.SkillDef):
-                skills[d.name.text] = _walk_members(d.members)
-                kingdoms[d.name.text] = _kingdoms_named(d)
+                key = keys.get((Path(path).stem, d.name.text), d.name.text)
+                skills[key] = _walk_members(d.members)
+                kingdoms[key] = _kingdoms_named(d)
     for name, kind in library.cards.items():  # 火殺 is a 殺: it does what its base does
         if kind.like is not None and cards.get(name, NOTHING).empty:
             cards[name] = cards.get(kind.like.name, NOTHING)

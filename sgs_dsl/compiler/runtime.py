@@ -418,7 +418,7 @@ def spent(ctx: Ctx, player: Player, skill: Skill) -> bool:
 
 
 def times_used(ctx: Ctx, player: Player, skill: Skill) -> int:
-    times: int = ctx.game.using.times_used(player, skill.name)
+    times: int = ctx.game.using.times_used(player, skill.key)
     return times
 
 
@@ -460,7 +460,7 @@ def hero_hp(ctx: Ctx, hero: Hero) -> int:
 
 
 def hero_skills(ctx: Ctx, hero: Hero) -> list[str]:
-    return [s.name for s in hero.skills]
+    return [s.key for s in hero.skills]
 
 
 def skill_tags(ctx: Ctx, skill: Skill) -> list[str]:

@@ -5,7 +5,8 @@ and literals compared with a phase name, a kingdom or a gender, read in either s
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -13,6 +14,7 @@ import attrs
 from ..core.defs import Ctx
 from ..core.model import RulesError
 from ..core.modes import ROLE_NAMES
+from ..core.names import Definitions, ambiguity
 from ..core.vocab import REASONS, SCOPES
 from ..syntax import ast
 from ..syntax.diagnostics import did_you_mean
@@ -95,6 +97,9 @@ def argument(c: Any, a: Any, ptype: str, scope: Any) -> Callable[[Ctx], Any]:
         return _value(c, a, scope)
     if ptype in NAMED and isinstance(a, ast.Str):  # a name written as text: checked as one written bare
         return _named(c, ast.Var(a.value, a.span), ptype)
+    if (ptype in NAMED and isinstance(a, ast.Field) and isinstance(a.obj, ast.Var)
+            and scope.lookup(a.obj.name) is None):  # standard.離間: a name with its package
+        return _named(c, ast.Var(f"{a.obj.name}.{a.name}", a.span), ptype)
     if ptype in NAMED and not (isinstance(a, ast.Var) and scope.lookup(a.name) is None):
         return _computed_name(c, a, scope, ptype)  # a name known only at run time (choose_hero, hero_skills)
     if ptype in NAMED:
@@ -129,14 +134,14 @@ def _state(c: Any, a: Any) -> Callable[[Ctx], Any]:
 
 
 def _named(c: Any, a: Any, ptype: str) -> Callable[[Ctx], Any]:
-    """A skill or a hero by name: checked when the whole library is compiled (`check_names`),
-    since it may be defined later in the library; looked up when the text runs."""
+    """A skill or a hero by name: resolved when the whole library is compiled (`check_names`),
+    since it may be defined later in the library, and read in the package of the text first."""
     if not isinstance(a, ast.Var):
         c.error(a.span, f"expected a {ptype} name here", f"write the {ptype}'s name, e.g. its name on the card")
         return lambda ctx: None
-    c.name_refs.append((ptype, a.name, a.span))
-    table, key = NAMED[ptype], a.name
-    return lambda ctx: find(getattr(ctx.game.library, table), key)
+    resolved: list[Any] = [None]
+    c.name_refs.append((ptype, a.name, a.span, resolved))
+    return lambda ctx: resolved[0]
 
 
 def _computed_name(c: Any, a: Any, scope: Any, ptype: str) -> Callable[[Ctx], Any]:
@@ -159,20 +164,33 @@ def _computed_name(c: Any, a: Any, scope: Any, ptype: str) -> Callable[[Ctx], An
     return named
 
 
-def find(table: dict[str, Any], name: str) -> Any:
+def find(table: Any, name: str, package: str = "", within: Collection[str] = ()) -> Any:
+    """The one definition `name` means in `table` (skills read in `package`, then `within`),
+    or None."""
+    if isinstance(table, Definitions):
+        matches = table.find(name, package, within)
+        return matches[0] if len(matches) == 1 else None
     return table.get(name) or table.get(normalize(name)) or table.get(name.lower()) or next(
         (v for v in table.values() if normalize(v.name) == normalize(name) or v.id == name.lower()), None)
 
 
-def check_names(c: Any, skills: dict[str, Any], heroes: dict[str, Any]) -> None:
-    """The skill and hero names arguments gave, now that the library is complete."""
-    tables = {"skills": skills, "heroes": heroes}
-    for ptype, name, span in c.name_refs:
-        table = tables[NAMED[ptype]]
-        if find(table, name) is None:
-            known = sorted({v.name for v in table.values()} | {v.id for v in table.values()})
+def check_names(c: Any, skills: Definitions[Any], heroes: dict[str, Any]) -> None:
+    """The skill and hero names text gave, resolved now that the library is complete: a skill
+    in the package of the text that names it first."""
+    for ptype, name, span, resolved in c.name_refs:
+        if ptype == "skill":
+            matches = skills.find(name, Path(span.file).stem)
+            if len(matches) > 1:
+                c.error(span, *ambiguity(name, matches))
+                continue
+            resolved[0] = matches[0] if matches else None
+            known = skills.names()
+        else:
+            resolved[0] = find(heroes, name)
+            known = sorted({v.name for v in heroes.values()} | {v.id for v in heroes.values()})
+        if resolved[0] is None:
             c.error(span, f"unknown {ptype} '{name}'", did_you_mean(name, known) or f"no {ptype} of the library is named so")
-    c.granted = list(c.name_refs)  # the skills text may grant at run time (the library keeps them)
+    c.granted = [(ptype, resolved[0]) for ptype, _, _, resolved in c.name_refs if resolved[0] is not None]
     c.name_refs.clear()
 
 

@@ -190,6 +190,8 @@ class Skill:
     filters: tuple[FilterDef, ...] = ()
     equipped: tuple[EquippedDef, ...] = ()
     attached: tuple[AttachDef, ...] = ()  # actions for others
+    package: str = ""  # the stem of the file that defines it (core/names.py)
+    key: str = ""  # what the engine and reports keep it by: its name, or package.name when shared
 
 
 EQUIP_TYPES = frozenset({"weapon", "armor", "offense_horse", "defense_horse"})

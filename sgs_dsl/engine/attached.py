@@ -83,9 +83,9 @@ class Attached:
         player.used[key] = player.used.get(key, 0) + 1
         if game.logging:
             game.log_skill(owner, skill, f"{player.label()}發動{owner.label()}的【{skill.name}】")
-        game.fired[skill.name] = game.fired.get(skill.name, 0) + 1
-        self.hp.run_block(act.body, Ctx(game, {"you": owner, "player": player}), skill.name)
+        game.fired[skill.key] = game.fired.get(skill.key, 0) + 1
+        self.hp.run_block(act.body, Ctx(game, {"you": owner, "player": player}), skill.key)
 
 
 def _key(owner: Player, skill: Skill) -> str:
-    return f"{ATTACH_KEY}{owner.seat}:{skill.name}"
+    return f"{ATTACH_KEY}{owner.seat}:{skill.key}"

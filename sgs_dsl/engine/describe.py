@@ -76,9 +76,9 @@ def _pair(head: Any, rest: Any) -> OptionFacts:
         facts = kind_facts(head, "card", converted)
         return attrs.evolve(facts, skill=rest[1].skill) if converted else facts
     if head == "active":
-        return OptionFacts("active", skill=rest[0].name)
+        return OptionFacts("active", skill=rest[0].key)
     if head == "attach":
-        return OptionFacts("attach", skill=rest[1].name, seat=rest[0].seat)
+        return OptionFacts("attach", skill=rest[1].key, seat=rest[0].seat)
     if head == "recast":
         return kind_facts(rest.kind, "recast")
     if head == "recast_as":

@@ -127,7 +127,7 @@ class Filters:
 
     def equipment_givers(self, p: Player, skill: Skill) -> list[str]:
         """The skills of p's that treat p as equipped with the card whose skill is `skill`."""
-        return [s.name for s in self.skills.effective_skills(p)
+        return [s.key for s in self.skills.effective_skills(p)
                 if any(self.game.kind_named(e.kind_name).skill is skill for e in s.equipped)]
 
     def treated_as(self, p: Player, skill: Skill) -> bool:

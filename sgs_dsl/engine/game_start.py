@@ -50,7 +50,7 @@ class GameStart:
         skills = [s for n in names if (s := game.library.skills.get(n)) is not None]
         if not skills:
             return None
-        name: str = game.ask(chooser, "skill", prompt or "選擇一個技能", [Option(f"【{s.name}】", s.name) for s in skills]).value
+        name: str = game.ask(chooser, "skill", prompt or "選擇一個技能", [Option(f"【{s.name}】", s.key) for s in skills]).value
         return name
 
     def choose_hero(self, chooser: Player, names: list[str], prompt: str = "") -> str | None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.defs import CardKind, Skill
 from ..core.model import Player
+from ..core.names import Definitions
 
 if TYPE_CHECKING:
     import random
@@ -37,7 +38,7 @@ class Rules(Protocol):
     @property
     def cards(self) -> dict[str, CardKind]: ...
     @property
-    def skills(self) -> dict[str, Skill]: ...
+    def skills(self) -> Definitions[Skill]: ...
     @property
     def heroes(self) -> Mapping[str, HeroCard]: ...
     @property

@@ -119,7 +119,7 @@ class Game:
         self.departed: Player | None = None  # the dead player whose 死亡時 is open
         # moves are recorded when text of this game may ask about them
         self.history = History(on=library.queries_history(getattr(mode, "ruleset", None)) or any(
-            s.name in library.history_skills for p in players for s in p.skills))  # a ruling seats any hero
+            s.key in library.history_skills for p in players for s in p.skills))  # a ruling seats any hero
         self.table_version = 0  # bumped by every change the invariants compare (a card moved, hp, skills)
         self.returned_to_deck = 0  # cards put into the deck since the invariants last looked
         self.on_free_time: Callable[[], None] | None = None  # the invariant check, when a game runs with one
@@ -187,6 +187,14 @@ class Game:
             self.hidden_lines[len(self.lines)] = (seats, public)
             self.add_line(text)
 
+    def shown_asker(self, asker: str) -> str:
+        """How a question names its asker: a skill kept by its qualified key (core/names.py)
+        by its printed name."""
+        if "." not in asker:
+            return asker
+        skill = self.library.skills.get(asker)
+        return skill.name if skill is not None else asker
+
     def log_skill(self, player: Player, skill: Skill | str, text: str) -> None:
         """A line that names a skill of the player's: while no face-up general of theirs gives
         it (國戰), only the player reads it; the others see nothing happen."""
@@ -253,7 +261,7 @@ class Game:
             options = [o for o in options if legal(o)]
         asker = self.asker if asker is None else asker
         if asker:
-            prompt = f"{asker}：{prompt}"
+            prompt = f"{self.shown_asker(asker)}：{prompt}"
         if len(options) == 1 and kind != "invoke":
             forced = getattr(self.agents[player.seat], "forced", None)
             if forced is not None:  # an agent may want to see the choices made for it

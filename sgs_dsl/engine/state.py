@@ -177,11 +177,11 @@ class PlayerState:
     def spend(self, player: Player, skill: Skill) -> None:
         """A limited or wake skill that fired is spent for the rest of the game."""
         if skill.tags and any(t in ONCE_TAGS for t in skill.tags):
-            player.spent.add(skill.name)
+            player.spent.add(skill.key)
 
     @staticmethod
     def is_spent(player: Player, skill: Skill) -> bool:
-        return bool(player.spent) and skill.name in player.spent
+        return bool(player.spent) and skill.key in player.spent
 
     def set_gender(self, player: Player, gender: str) -> None:
         player.gender = gender

@@ -159,7 +159,7 @@ class Triggers:
             # a face-down general's skill asks to be shown, a locked one too (Q&A 7); keeping a
             # record is no invocation: it shows nothing
             waiting = game.mode.hides_skills and not trig.bookkeeping and game.mode.hidden(p, skill)
-            if (trig.optional or waiting) and not game.confirm(p, "是否發動？", INVOKE, NOT_INVOKE, skill.name):
+            if (trig.optional or waiting) and not game.confirm(p, "是否發動？", INVOKE, NOT_INVOKE, skill.key):
                 game.log_skill(p, skill, f"{p.label()}不發動【{skill.name}】")
                 continue
             if waiting:
@@ -199,7 +199,7 @@ class Triggers:
             self.state.spend(p, skill)
         for i in range(times):
             if i and (not p.alive or (trig.optional and not game.confirm(
-                    p, "是否再次發動？", INVOKE, NOT_INVOKE, skill.name))):
+                    p, "是否再次發動？", INVOKE, NOT_INVOKE, skill.key))):
                 break
             if trig.each_card:  # each firing hears one card of the move
                 move = ctx.vars["move"]
@@ -210,13 +210,13 @@ class Triggers:
             self._log_firing(p, skill, trig)
             # a record kept is no invocation, and a helper carries out an earlier one: neither is counted
             if not trig.bookkeeping and (skill.rule or not trig.helper):
-                game.fired[skill.name] = game.fired.get(skill.name, 0) + 1
+                game.fired[skill.key] = game.fired.get(skill.key, 0) + 1
                 if skill.slot and self.filters.treated_as(p, skill):  # and the skill that gives the equipment acts
                     for name in self.filters.equipment_givers(p, skill):
                         game.fired[name] = game.fired.get(name, 0) + 1
             outer, budget.firing = budget.firing, trig
             try:
-                self.hp.run_block(trig.body, ctx, skill.name)
+                self.hp.run_block(trig.body, ctx, skill.key)
             finally:
                 budget.firing = outer
 
@@ -233,8 +233,8 @@ class Triggers:
         # card however many windows of that use it acts in (酒: the 殺's use and its damage)
         use = game.use_stack[-1] if game.use_stack else None
         ruled = use.ruled if use is not None else set()
-        if (skill.name, p.seat) not in ruled:
-            ruled.add((skill.name, p.seat))
+        if (skill.key, p.seat) not in ruled:
+            ruled.add((skill.key, p.seat))
             if game.logging:
                 game.log(f"【{skill.name}】對{p.label()}生效")
 
@@ -248,7 +248,7 @@ class Triggers:
                 return None
         if not p.alive and p is not game.departed:  # the dead act at their death
             return None
-        if p.spent and skill.name in p.spent:  # a spent limited or wake skill
+        if p.spent and skill.key in p.spent:  # a spent limited or wake skill
             return None
         damage = variables.get("damage")  # a prevented damage ends its windows
         if damage is not None and damage.prevented:

@@ -280,9 +280,9 @@ class Turn:
         options = [Option(f"重鑄{c.label()}", ("recast", c)) for c in player.hand if c.kind.recast]
         for skill in self.skills.offered_skills(player):
             for act in skill.actives:
-                if act.once and player.used.get(ACTIVE_KEY + skill.name, 0) >= 1:
+                if act.once and player.used.get(ACTIVE_KEY + skill.key, 0) >= 1:
                     continue
-                if player.spent and skill.name in player.spent:  # a spent limited skill
+                if player.spent and skill.key in player.spent:  # a spent limited skill
                     continue
                 if act.cond is None or act.cond(Ctx(game, {"you": player})):
                     options.append(Option(f"發動【{skill.name}】", ("active", (skill, act))))
@@ -324,15 +324,15 @@ class Turn:
             return
         if kind == "active":
             skill, act = subcards
-            player.used[ACTIVE_KEY + skill.name] = player.used.get(ACTIVE_KEY + skill.name, 0) + 1
+            player.used[ACTIVE_KEY + skill.key] = player.used.get(ACTIVE_KEY + skill.key, 0) + 1
             if game.mode.hides_skills:
                 game.mode.on_invoke(game, player, skill)
             self.state.spend(player, skill)
             game.log_skill(player, skill, f"{player.label()}發動【{skill.name}】")
-            game.fired[skill.name] = game.fired.get(skill.name, 0) + 1
+            game.fired[skill.key] = game.fired.get(skill.key, 0) + 1
             outer, game.budget.firing = game.budget.firing, act  # the text running, to name if it runs away
             try:
-                self.hp.run_block(act.body, Ctx(game, {"you": player}), skill.name)
+                self.hp.run_block(act.body, Ctx(game, {"you": player}), skill.key)
             finally:
                 game.budget.firing = outer
             return

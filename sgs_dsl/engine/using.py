@@ -156,7 +156,7 @@ class Using:
                         continue
                     if guarded and self.prohibits.forbidden_in(p, context, UsedCard.virtual(kind, some)):
                         continue
-                    key = (skill.name, kind.name, va.label)
+                    key = (skill.key, kind.name, va.label)
                     if key in seen:
                         continue
                     seen.add(key)
@@ -252,7 +252,7 @@ class Using:
         game.fired[skill_name] = game.fired.get(skill_name, 0) + 1
         p.used[CONVERT_KEY + skill_name] = p.used.get(CONVERT_KEY + skill_name, 0) + 1  # times_used()
         if game.mode.hides_skills:
-            skill = next((s for s in self.skills.skills_of(p) if s.name == skill_name), None)
+            skill = next((s for s in self.skills.skills_of(p) if s.key == skill_name), None)
             if skill is not None:
                 game.mode.on_invoke(game, p, skill)
 
@@ -483,7 +483,7 @@ class Using:
                 skill, more = hidden.pop(i)
                 game.mode.on_invoke(game, user, skill)
                 slots = slots + more
-                skills = [*skills, skill.name]
+                skills = [*skills, skill.key]
             if len(chosen) - 1 > free:  # a conditioned slot is taken: its skill shaped the use
                 for name in skills:
                     self.skills.credit(name)

@@ -13,6 +13,7 @@ from ..compiler.library import RANKS, load_library
 from ..compiler.schema import KINGDOMS
 from ..core.model import PHASE_ZH, PHASES, RANK_FACE, SUIT_ZH
 from ..core.modes import MODE_SPECS
+from ..core.names import ambiguity
 from ..game import ruleset_heroes
 from ..syntax.diagnostics import Diagnostic, SgsError, Span, did_you_mean
 from ..syntax.names import normalize
@@ -65,6 +66,7 @@ class _Reader:
         self.diagnostics: list[Diagnostic] = []
         self.cards_by_key = {normalize(k.name): k for k in library.cards.values()}
         self.cards_by_key.update({k.id: k for k in library.cards.values()})
+        self.within: tuple[str, ...] = ()  # the hero packages of the ruling being read
 
     # ------------------------------------------------------------ helpers
     def span(self, x: Tree | Token) -> Span:
@@ -103,18 +105,22 @@ class _Reader:
         return tuple(c for c in (self.card(n) for n in node.children if n is not None) if c is not None)
 
     def skill_name(self, token: Token) -> str:
-        """The skill's name as the engine fires it: a hero skill, or a card's own (equipment)."""
-        key = normalize(str(token))
-        skill = self.library.skills.get(key)
-        if skill is not None:
-            return skill.name
-        kind = self.cards_by_key.get(key)
+        """The skill's key as the engine fires it: a hero skill (read among the packages of the
+        ruling's ruleset first, core/names.py), or a card's own (equipment)."""
+        text = str(token)
+        matches = self.library.skills.find(text, within=self.within)
+        if len(matches) == 1:
+            return matches[0].key
+        if matches:
+            self.error(self.span(token), *ambiguity(text, matches))
+            return text
+        kind = self.cards_by_key.get(normalize(text))
         if kind is not None and kind.skill is not None:
             return kind.skill.name
-        known = list(self.library.skills) + [k.name for k in self.library.cards.values() if k.skill is not None]
+        known = self.library.skills.names() + [k.name for k in self.library.cards.values() if k.skill is not None]
         self.error(self.span(token), f"unknown skill '{token}'",
-                   did_you_mean(str(token), known) or "a hero's skill (sgs heroes) or an equipment card's")
-        return str(token)
+                   did_you_mean(text, known) or "a hero's skill (sgs heroes) or an equipment card's")
+        return text
 
     def seat_no(self, token: Token, count: int) -> int:
         n = int(token)
@@ -147,6 +153,9 @@ class _Reader:
         fields: dict[str, Any] = {"source": "", "ruleset": "", "deck": (), "discard": (), "setup": False}
         seats, runs, steps, checks = [], [], [], []
         count = sum(e.data == "seat" for e in entries)
+        named = next((str(e.children[0]) for e in entries if e.data == "ruleset"), "")
+        rules = self.library.rulesets.get(named or self.library.default_ruleset if self.library.rulesets else "")
+        self.within = rules.heroes if rules is not None else ()  # where a bare skill name is read first
         for e in entries:
             if e.data == "source":
                 fields["source"] = str(e.children[0])[1:-1]
@@ -478,7 +487,8 @@ class _Reader:
         if kind in ("state", "not_state"):
             return Check("state", self.seat_no(c[0], count), str(c[1]), span, negated=kind == "not_state")
         if kind == "skills":
-            names = tuple(self.skill_name(t) for t in c[1:] if t is not None)
+            keys = (self.skill_name(t) for t in c[1:] if t is not None)  # checked, then compared as printed
+            names = tuple(getattr(self.library.skills.get(k), "name", k) for k in keys)
             return Check("skills", self.seat_no(c[0], count), names, span)
         if kind == "mark":
             return Check("mark", self.seat_no(c[0], count), (str(c[1]), int(c[2])), span)

@@ -74,7 +74,7 @@ def _conversion(value: Any) -> tuple[str, str] | None:
 
 def _active_skill(value: Any) -> str | None:
     if isinstance(value, tuple) and len(value) == 2 and value[0] == "active":
-        return value[1][0].name
+        return value[1][0].key
     return None
 
 
@@ -163,7 +163,7 @@ class Script:
         def pick(r: Request) -> int | None:
             if r.kind == "play":
                 return _first(r, lambda v: _active_skill(v) == skill) if yes else None
-            return _first(r, lambda v: v is yes) if skill in r.prompt else None
+            return _first(r, lambda v: v is yes) if r.asker == skill or skill in r.prompt else None
 
         return Answer(step.seat, f"'{step.kind} {skill}'", frozenset({"play", "invoke"}), pick, step)
 

@@ -259,6 +259,16 @@ def skill_stats(records: Sequence[GameRecord], skills: Sequence[str],
     return out
 
 
+def shown_rows(stats: dict[str, Any], shown: Mapping[str, str]) -> dict[str, Any]:
+    """The statistics of `skill_stats` with each skill named as a report shows it
+    (`catalog.shown_skills`: the printed name unless two skills of the ruleset print it)."""
+    out = dict(stats, skills={shown.get(k, k): row for k, row in stats["skills"].items()})
+    for key in ("never_fired", "never_dealt"):
+        if key in stats:
+            out[key] = [shown.get(k, k) for k in stats[key]]
+    return out
+
+
 def _holders(records: Sequence[GameRecord], held: Mapping[str, Sequence[str]]) -> Counter[str]:
     """Seats whose heroes held each skill, over the batch."""
     seats: Counter[str] = Counter()

@@ -450,13 +450,17 @@ class _ToAst(Transformer_NonRecursive):
         name, *values = c
         return ast.Prop(self._name(name), tuple(self._value(v) for v in values), self._s(meta))
 
+    def qualified(self, meta, c):
+        package, name = c
+        return ast.Name(f"{package}.{name}", self._s(meta))
+
     def signed(self, meta, c):
         sign, number = c
         value = int(number) * (-1 if str(sign) == "-" else 1)
         return ast.Int(value, self._s(meta))
 
     def _value(self, v):
-        if isinstance(v, ast.Int):
+        if isinstance(v, (ast.Int, ast.Name)):
             return v
         if v.type == "INT":
             return ast.Int(int(v), self._s(v))
