@@ -149,13 +149,13 @@ def test_a_nature_is_named_in_either_script_and_checked(tmp_path):
     ('move.player == you and move.card.color == "blak"', "'blak' is not a color", "did you mean 'black'?"),
 ])
 def test_a_card_or_move_field_compared_with_a_name_it_never_has_is_a_located_error(tmp_path, cond, message, hint):
-    body = f"  on cards_lost when {cond} {{ draw(you, 1); }}"
+    body = f"  on cards_lost each_card when {cond} {{ draw(you, 1); }}"
     assert_located(check(tmp_path, body), body, message, hint)
 
 
 def test_suits_colours_zones_and_reasons_read_in_either_script(tmp_path):
     path = tmp_path / "names.sgs"
-    path.write_text('skill 例 li "測試" {\n  on cards_lost when move.card.suit == "♥" and move.card.color == "紅" '
+    path.write_text('skill 例 li "測試" {\n  on cards_lost each_card when move.card.suit == "♥" and move.card.color == "紅" '
                     'and move.zone == "手牌" and move.reason == "棄置" { draw(you, 1); }\n}\n', encoding="utf-8")
     assert check_paths([path]) == []
     (trigger,) = load_library([path]).skills["例"].triggers["cards_lost"]

@@ -49,6 +49,11 @@ def skill(body: str) -> str:
     ("  active { draw(you, count(pile(you, 權))); }", "unknown pile '權'", ""),
     ("  view_as 殺 from 1 any in 例推;", "unknown zone '例推' for view_as", "例堆"),
     ("  active { let c = pick(you, you, 例推); }", "unknown zone '例推'", "例堆"),
+    ('  on cards_lost when move.player == you and move.zone == "hand" { draw(you, 1); }',
+     "one loss may take cards from the hand and the equipment area at once", "count(move.hand) > 0"),
+    ("  on into_discard_pile when discarded.origin == \"hnd\" { draw(you, 1); }", "'hnd'", "hand"),
+    ("  on hp_changed each_card when change.player == you { draw(you, 1); }", "`each_card` repeats per card",
+     ""),
 ])
 def test_new_forms_are_checked_with_located_errors(tmp_path, body, message, hint):
     found = check(tmp_path, skill(body))
@@ -76,13 +81,14 @@ def test_a_ruling_naming_an_undeclared_pile_is_a_located_error(library):
 
 # ---------------------------------------------------------------- the engine
 
-def test_cards_that_move_together_open_one_window_per_player_and_zone(library):
+def test_cards_that_move_together_open_one_window_per_player(library):
+    """One loss event for the player's hand and equipment alike (move.hand, move.equip)."""
     game = make_table(library, seats=[dict(role="lord", hand=["殺 ♠7", "閃 ♦2"], equips=["諸葛連弩 ♣A"]),
                                       dict()])
     game.tracing = True
     game.moves.move_cards([find(game, c) for c in ("殺 ♠7", "閃 ♦2", "諸葛連弩 ♣A")], "discard", reason="discard")
     windows = [line for line in game.lines if "〔時機〕" in line]
-    assert windows == ["  〔時機〕失去牌後", "  〔時機〕失去牌後"]  # the hand, then the equipment
+    assert windows == ["  〔時機〕失去牌後"]
     assert specs(game.discard_pile) == ["殺 ♠7", "閃 ♦2", "諸葛連弩 ♣A"]
 
 

@@ -21,7 +21,7 @@ from sgs_dsl.resources import library_files
     ("  active once { let hand = you; draw(you, count(cards_of(hand, hand))); }",
      "'hand' is a word of the language (a zone, a place, an area): it cannot be a variable's name", "give the variable another name"),
     ("  active once { for judge in others(you) { draw(judge, 1); } }",
-     "'judge' is a word of the language (a phase, a zone, a place, an area)", "give the variable another name"),
+     "'judge' is a word of the language (a phase, a zone, a place, a reason, an area)", "give the variable another name"),
     ("  active once { draw(you, count([fire in others(you) where fire.hp > 1])); }",
      "'fire' is a word of the language (a nature)", "give the variable another name"),
     ("  active once { draw(you, count([p in others(you) where any(male in players(), male == p)])); }",

@@ -28,7 +28,7 @@ skill 丙 bing "測試" {
   on after_specify when use.card is 殺 and use.user == you { draw(you, 1); }
 }
 skill 丁 ding "測試" {
-  on cards_lost when move.player == you and move.zone == "hand" and you.hand == 0 { draw(you, 1); }
+  on cards_lost each_card when move.player == you and move.zone == "hand" and you.hand == 0 { draw(you, 1); }
 }
 skill 戊 wu "測試" {
   on damaged when you.hp == 1 or damage.target == you { draw(you, 1); }

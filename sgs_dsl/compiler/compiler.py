@@ -454,8 +454,10 @@ class Compiler:
             elif tag.text != "forced":
                 self.error(tag.span, f"unknown trigger flag '{tag.text}'",
                            did_you_mean(tag.text, flags) or "flags: " + ", ".join(flags))
-        if each_point and WINDOW_BY_ID[window].payload != "damage":
-            self.error(m.window.span, "`each_point` repeats per point of damage: it needs a damage window")
+        if each_point and WINDOW_BY_ID[window].payload not in ("damage", "change"):
+            self.error(m.window.span, "`each_point` repeats per point of damage or of an hp change: it needs a "
+                       "damage window or hp_changed")
+        misreads.whole_move_zone(self, m, window, each_card)
         if each_card and WINDOW_BY_ID[window].payload != "move":
             self.error(m.window.span, "`each_card` repeats per card of a move: it needs a move window (cards_lost)")
         variables = {"you": "player", **schema.PAYLOAD_VARS[WINDOW_BY_ID[window].payload]}

@@ -156,6 +156,21 @@ def empty_skill(c: Any, name: str, members: Sequence[Any], span: Any) -> None:
                    "write its effects between the braces, or drop it")
 
 
+def whole_move_zone(c: Any, m: Any, window: str, each_card: bool) -> None:
+    """`move.zone` in a cards-lost trigger heard once for the whole loss: one loss may take
+    cards from the hand and the equipment area at once, so it would read the first card's."""
+    if window != "cards_lost" or each_card:
+        return
+    for node in _nodes((m.cond, m.body)):
+        if isinstance(node, ast.Field) and node.name == "zone" and isinstance(node.obj, ast.Var) and (
+                node.obj.name == "move"):
+            c.error(node.span, "one loss may take cards from the hand and the equipment area at once: "
+                    "`move.zone` is the zone of one card",
+                    "ask which cards went: `count(move.hand) > 0`, `count(move.equip) > 0`; or hear the "
+                    "move card by card with `each_card`, where `move.zone` is that card's")
+            return
+
+
 def _nodes(node) -> list:
     """Every AST node under `node` (a tuple of statements, a statement, an expression), in
     source order: a loop over a stack, not a generator per level of the tree."""

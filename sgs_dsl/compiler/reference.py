@@ -47,6 +47,8 @@ TYPE_DOCS = {
     "recover": "a recovery (回復體力), or a loss of hp (`lose`)",
     "move": "a card leaving a player's hand or equipment (失去牌)",
 }
+TYPE_DOCS["change"] = "a change of a player's hp or max hp (體力值改變, 體力上限改變): who, by how much, by which damage"
+TYPE_DOCS["discarded"] = "cards entering the discard pile together from one place (置入棄牌堆): where from, whose, why"
 TYPE_DOCS["fight"] = "a point fight (拼點): both players, their cards and ranks, the result"
 TYPE_DOCS["question"] = "a face-down card questioned (質疑): its user, the card declared and turned up, the outcome"
 
@@ -58,7 +60,7 @@ TYPE_WORDS = {
     "any": "anything", "none": "nothing", "asked": "asked", "dying": "dying", "recover": "recover",
 }
 TYPE_WORDS.update({"fight": "fight", "fight?": "fight or none"})
-TYPE_WORDS.update({"question": "question"})
+TYPE_WORDS.update({"question": "question", "change": "hp change", "discarded": "cards discarded", "origin": "origin"})
 
 # player state and skills as state
 TYPE_WORDS.update({"phase_name": "phase name", "phase_name?": "phase name or none", "kingdom": "kingdom",

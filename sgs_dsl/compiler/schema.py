@@ -98,7 +98,19 @@ FIELDS: dict[str, dict[str, tuple[str, Callable[[Any], Any]]]] = {
     "move": {"player": ("player", lambda m: m.player), "zone": ("move_zone", lambda m: m.zone),
              "card": ("card", lambda m: m.card),
              "cards": ("cards", lambda m: list(m.cards) or [m.card]),  # all lost at once
-             "reason": ("reason", lambda m: m.reason)},  # why: use, play, discard, give, gain, put, recast
+             "hand": ("cards", lambda m: m.lost_from("hand")), "equip": ("cards", lambda m: m.lost_from("equip")),
+             "reason": ("reason", lambda m: m.reason)},  # why: use, play, discard, give, gain, put, recast, judge
+}
+# hp or max hp changed: the payload of hp_changed and max_hp_changed
+FIELDS["change"] = {
+    "player": ("player", lambda c: c.player), "delta": ("int", lambda c: c.delta),
+    "amount": ("int", lambda c: abs(c.delta)), "damage": ("damage?", lambda c: c.damage),
+}
+# cards entering the discard pile from one place: the payload of into_discard_pile
+FIELDS["discarded"] = {
+    "cards": ("cards", lambda d: list(d.cards)), "card": ("card", lambda d: d.cards[0]),
+    "origin": ("origin", lambda d: d.origin), "owner": ("player?", lambda d: d.owner),
+    "reason": ("reason", lambda d: d.reason),
 }
 # a point fight (拼點), returned by point_fight and the payload of point_shown
 FIELDS["fight"] = {
@@ -149,6 +161,8 @@ PAYLOAD_VARS: dict[str, dict[str, str]] = {
     "recover": {"recover": "recover"},
     "lose": {"lose": "recover"},
     "move": {"move": "move"},
+    "change": {"change": "change"},
+    "discarded": {"discarded": "discarded"},
     "fight": {"fight": "fight"},
     "game": {},  # the game starting: nothing but `you`
     "question": {"question": "question"},

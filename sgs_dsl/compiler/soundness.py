@@ -16,7 +16,7 @@ from . import values
 # values compared by identity or by value: two of these can be equal only if their bases agree
 _COMPARABLE_GROUPS = (
     # a text literal is read as the name (compiler.state_check.LITERALS)
-    frozenset({"str", "phase_name", "kingdom", "gender", "nature", "suit", "color", "card_type", "move_zone", "reason",
+    frozenset({"str", "phase_name", "kingdom", "gender", "nature", "suit", "color", "card_type", "move_zone", "reason", "origin",
                "card_name", "role", "asked_mode"}),
 )
 

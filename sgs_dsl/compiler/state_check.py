@@ -15,7 +15,7 @@ from ..core.defs import Ctx
 from ..core.model import RulesError
 from ..core.modes import ROLE_NAMES
 from ..core.names import Definitions, ambiguity
-from ..core.vocab import REASONS, SCOPES
+from ..core.vocab import ORIGINS, REASONS, SCOPES
 from ..syntax import ast
 from ..syntax.diagnostics import did_you_mean
 from ..syntax.names import normalize
@@ -31,6 +31,7 @@ LITERALS: dict[str, dict[str, str]] = {
     "suit": schema.SUIT_NAMES, "color": schema.COLOR_NAMES, "card_type": schema.CARD_TYPE_NAMES,
     "move_zone": schema.MOVE_ZONES, "role": ROLE_NAMES, "asked_mode": schema.ASKED_MODES,
     "reason": {**{r: r for r in REASONS}, **{zh: r for r, zh in REASONS.items()}},
+    "origin": {**{o: o for o in ORIGINS}, **{zh: o for o, zh in ORIGINS.items()}},
 }
 ARG_TYPES = ("state", "state_value", "skill", "hero", "gender", "kingdom", "scope")
 NAMED = {"skill": "skills", "hero": "heroes"}  # argument types naming a definition of the library

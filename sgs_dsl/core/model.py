@@ -300,22 +300,66 @@ class Recover:
 
 
 @attr.s(auto_attribs=True, eq=False, order=False, init=False)
+class HpChange:
+    """A player's hp (or max hp) went up or down: by how much, and by which damage if one."""
+
+    player: Player
+    delta: int  # signed: -2 for two points lost
+    damage: Damage | None = None
+
+    def __init__(self, player: Player, delta: int, damage: Damage | None = None) -> None:
+        self.player = player
+        self.delta = delta
+        self.damage = damage
+
+
+@attr.s(auto_attribs=True, eq=False, order=False, init=False)
+class Discarded:
+    """Cards entering the discard pile together from one place: where they came from (its
+    owner, none for the processing area or the deck) and why they moved."""
+
+    cards: list[Card]
+    origin: str  # vocab.ORIGINS: hand, equip, judge, processing, deck, pile
+    owner: Player | None
+    reason: str
+
+    def __init__(self, cards: list[Card], origin: str, owner: Player | None, reason: str) -> None:
+        self.cards = cards
+        self.origin = origin
+        self.owner = owner
+        self.reason = reason
+
+
+@attr.s(auto_attribs=True, eq=False, order=False, init=False)
 class Move:
-    """Cards leaving a player's hand or equipment (連營, 梟姬-like skills listen)."""
+    """Cards a player lost in one move, from the hand and the equipment area alike: one loss
+    event (連營, 梟姬-like skills listen); or cards drawn. `card` is the one heard now (the
+    first, or each in turn under `each_card`) and `zone` where it came from."""
 
     player: Player
     zone: str
     card: Card  # the first card lost (the only one, for most moves)
-    cards: list[Card] = attr.ib(factory=list)  # every card this move took from `zone`
+    cards: list[Card] = attr.ib(factory=list)  # every card this move took from the player
     reason: str = "put"  # why they moved (vocab.REASONS): "discard" for cards 棄置
+    origins: list[str] = attr.ib(factory=list)  # where each of `cards` came from
 
     def __init__(self, player: Player, zone: str, card: Card, cards: list[Card] | None = None,
-                 reason: str = "put") -> None:
+                 reason: str = "put", origins: list[str] | None = None) -> None:
         self.player = player
         self.zone = zone
         self.card = card
         self.cards = [] if cards is None else cards
         self.reason = reason
+        self.origins = [zone] * len(self.cards) if origins is None else origins
+
+    def lost_from(self, zone: str) -> list[Card]:
+        """The cards of this move that came from `zone`."""
+        return [c for c, origin in zip(self.cards, self.origins, strict=True) if origin == zone]
+
+    def views(self) -> list[Move]:
+        """The move heard card by card (`each_card`): each with its own card and zone."""
+        return [Move(self.player, self.origins[i], c, self.cards, self.reason, self.origins)
+                for i, c in enumerate(self.cards)]
 
 
 @attr.s(auto_attribs=True, eq=False, order=False, init=False)

@@ -13,5 +13,8 @@ DAMAGE_KINDS = ("dealt", "taken")
 # where `move` may put cards, and why they moved (with the Chinese verb of the log)
 PLACES = ("hand", "equip", "judge", "pile", "deck_top", "deck_bottom", "discard")
 REASONS = {"use": "使用", "play": "打出", "discard": "棄置", "give": "交給", "gain": "獲得", "put": "置入",
-           "recast": "重鑄"}
+           "recast": "重鑄", "judge": "判定"}
+# where cards entering the discard pile came from (`discarded.origin`)
+ORIGINS = {"hand": "手牌", "equip": "裝備區", "judge": "判定區", "processing": "處理區", "deck": "牌堆",
+           "pile": "武將牌上"}
 PILE = "pile:"  # the zone `pile:權` is the pile 權 on its owner's hero card

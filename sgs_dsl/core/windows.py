@@ -81,6 +81,13 @@ WINDOWS: tuple[WindowSpec, ...] = (
       ("amount",), True),
     W("recovered", "回復體力後", "recover", "recover", _whose("recovering player", "recover.player == you")),
     W("lost_hp", "失去體力後", "lose_hp", "lose", _whose("losing player", "lose.player == you")),
+    W("hp_changed", "體力值改變後", "hp", "change", _whose("player", "change.player == you") + "; opened only when a "
+      "living player's skill listens to it", note="right after hp went down (damage, loss) or up (recovery, or cut "
+      "by a lower max hp), before dying is checked and before the after-windows of the damage, loss or recovery: "
+      "change.delta < 0 for a loss, change.damage the damage that did it"),
+    W("max_hp_changed", "體力上限改變後", "hp", "change", _whose("player", "change.player == you") + "; opened only "
+      "when a living player's skill listens to it", note="change.delta: how max hp changed; hp cut to it opens "
+      "hp_changed first"),
     # judgement
     W("judge_before", "判定牌生效前", "judge", "judge", "all, from the current player", ("card",),
       note="retrial: replace the judge card"),
@@ -94,8 +101,13 @@ WINDOWS: tuple[WindowSpec, ...] = (
     W("drawn", "摸牌後", "draw", "move", "all, from the current player; opened only when a living player's skill listens to it",
       note="after the cards are in hand: move.player drew move.cards from the deck"),
     W("cards_lost", "失去牌後", "move", "move", _whose("loser", "move.player == you"),
-      note="once per move for each player and zone (hand, equipment) that lost cards: move.cards; "
-      "move.reason says why (discard: they lie in the discard pile)"),
+      note="once per move for each player that lost cards, from the hand, the equipment area or both (one "
+      "loss event): move.cards, move.hand and move.equip; move.reason says why (discard: they lie in the "
+      "discard pile)"),
+    W("into_discard_pile", "置入棄牌堆後", "move", "discarded", "all, from the current player; opened only when a "
+      "living player's skill listens to it", note="once per place the cards of one move came from (the processing "
+      "area and the deck first, then each player's hand, equipment, judge area and piles in seat order): "
+      "discarded.cards, discarded.origin, discarded.owner, discarded.reason (a judgement card: judge)"),
     # point fights
     W("point_shown", "拼點牌亮出後", "point_fight", "fight", "all, from the current player",
       ("source_rank", "target_rank"), note="before the result: change a card (replace_fight_card) or its rank"),

@@ -13,6 +13,7 @@ from ..core.model import (
     Damage,
     Dying,
     GameOver,
+    HpChange,
     Judge,
     Player,
     Recover,
@@ -100,11 +101,12 @@ class Hp:
             dealt = f"{source.label()}對{target.label()}造成" if source else f"{target.label()}受到"
             game.log(f"{dealt}{d.amount}點{NATURE_ZH[d.nature]}傷害（體力{target.hp}/{target.max_hp}）")
         ended: TurnEnded | None = None
-        if target.hp <= 0:
-            try:
+        try:
+            self.hp_changed(target, -d.amount, d)
+            if target.alive and target.hp <= 0:
                 self.enter_dying(target, d)
-            except TurnEnded as stop:  # the current player died; the chain still passes on
-                ended = stop
+        except TurnEnded as stop:  # the current player died; the chain still passes on
+            ended = stop
         if ended is None:
             if source is not None and source.alive:
                 self.triggers.open_window("caused_damage", variables)
@@ -150,7 +152,9 @@ class Hp:
         game.recover_log.append((r.source, player, gained))  # public: agents read who helped whom
         if game.logging:
             game.log(f"{player.label()}回復{gained}點體力（體力{player.hp}/{player.max_hp}）")
-        self.triggers.open_window("recovered", {"recover": r})
+        self.hp_changed(player, gained)
+        if player.alive:
+            self.triggers.open_window("recovered", {"recover": r})
 
     def lose_hp(self, player: Player, amount: int) -> None:
         game = self.game
@@ -160,10 +164,18 @@ class Hp:
         game.table_version += 1
         if game.logging:
             game.log(f"{player.label()}失去{amount}點體力（體力{player.hp}/{player.max_hp}）")
-        if player.hp <= 0:
+        self.hp_changed(player, -amount)
+        if player.alive and player.hp <= 0:
             self.enter_dying(player, None)
         if player.alive:
             self.triggers.open_window("lost_hp", {"lose": Recover(player, amount, None)})
+
+    def hp_changed(self, player: Player, delta: int, damage: Damage | None = None,
+                   window: str = "hp_changed") -> None:
+        """體力值改變後 (or 體力上限改變後): right after the change, before dying is checked;
+        opened only when a living player's skill listens to it."""
+        if delta and player.alive and self.triggers.listened(window):
+            self.triggers.open_window(window, {"change": HpChange(player, delta, damage)})
 
     # ------------------------------------------------------------ dying and death
     def enter_dying(self, player: Player, damage: Damage | None) -> None:
@@ -325,7 +337,7 @@ class Hp:
         self.triggers.open_window("judge_after", {"judge": j})
         game.judging = tuple(x for x in game.judging if x is not j)
         if j.card in game.processing:
-            self.zones.to_discard([j.card])
+            self.zones.to_discard([j.card], "judge")
 
     def replace_judge(self, j: Judge, card: Card) -> None:
         """Retrial: `card` becomes the judge card; the one it replaces is discarded."""
@@ -338,7 +350,7 @@ class Hp:
         if game.logging:
             game.log(f"{who}{card.label()}代替{old.label()}成為判定牌")
         if old in game.processing:
-            self.zones.to_discard([old])
+            self.zones.to_discard([old], "judge")
 
 
 def damage_words(d: Damage, size: str = "") -> str:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..core.model import SLOT_ZH, Card, Move, Player, UsedCard
+from ..core.model import SLOT_ZH, Card, Discarded, Move, Player, UsedCard
 from ..core.native import mypyc_attr
-from ..core.vocab import PILE, REASONS
+from ..core.vocab import ORIGINS, PILE, REASONS
 from .knowledge import note_move
 from .zones import where
 
@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 
 # cards that moved from some places to one: the cards, where each came from, the zone and its owner
 Leg = tuple[list[Card], list[tuple[str, Player | None]], str, Player | None]
-OWNED = ("hand", "equip", "judge")  # places that need a player (`of:`), with the piles
+OWNED = ("hand", "equip", "judge")
+ORIGIN_ORDER = {origin: i for i, origin in enumerate(ORIGINS)}  # a player's places in their order  # places that need a player (`of:`), with the piles
 HIDDEN = frozenset({"hand", "deck", "deck_top", "deck_bottom"})  # face-down places
 AREA_ZH = {"hand": "手牌", "equip": "裝備區", "judge": "判定區"}  # the areas swap_areas exchanges
 
@@ -84,7 +85,28 @@ class Moves:
         for lost_from, _ in sources:
             if lost_from == "hand" or lost_from == "equip":  # most moves lose nothing: no window
                 self._lost([(cards, sources, zone, owner)], reason)
-                return
+                break
+        if zone == "discard" and self.triggers.listened("into_discard_pile"):
+            self._into_discard_pile(cards, sources, reason)
+
+    def _into_discard_pile(self, cards: list[Card], sources: list[tuple[str, Player | None]], reason: str) -> None:
+        """置入棄牌堆後, once per place the cards came from: the processing area and the deck
+        first, then each player's places in seat order from the current player."""
+        game = self.game
+        n, start = len(game.players), game.place_of[game.current.seat]
+        groups: dict[tuple[int, int, str], list[Card]] = {}
+        owners: dict[tuple[int, int, str], Player | None] = {}
+        for i, card in enumerate(cards):
+            zone, owner = sources[i]
+            if zone == "discard":
+                continue
+            origin = "pile" if zone.startswith(PILE) else zone if zone in ORIGINS else "processing"
+            key = (-1 if owner is None else (game.place_of[owner.seat] - start) % n, ORIGIN_ORDER[origin], origin)
+            groups.setdefault(key, []).append(card)
+            owners[key] = owner
+        for key in sorted(groups):
+            self.triggers.open_window("into_discard_pile",
+                                      {"discarded": Discarded(groups[key], key[2], owners[key], reason)})
 
     def swap_hands(self, a: Player, b: Player) -> None:
         self.swap_areas(a, b, "hand")
@@ -129,29 +151,32 @@ class Moves:
         return cards
 
     def _lost(self, legs: list[Leg], reason: str = "put") -> None:
-        """The cards-lost window, once per living player and zone (hand, equipment) that lost
-        cards in this move, in seat order from the current player; `move.reason` says why."""
+        """The cards-lost window, once per living player that lost cards (from the hand, the
+        equipment area or both) in this move: one loss event, in seat order from the current
+        player; `move.reason` says why, `move.hand` and `move.equip` which cards went."""
         game = self.game
-        groups: dict[tuple[int, str], list[Card]] = {}
+        groups: dict[int, tuple[list[Card], list[str]]] = {}
         for cards, sources, zone, owner in legs:
             for i, card in enumerate(cards):  # the sources are as many (move_cards, swap_hands)
                 lost_from, loser = sources[i]
                 if loser is not None and lost_from in ("hand", "equip") and loser.alive and not (
                         loser is owner and zone == lost_from):
-                    groups.setdefault((loser.seat, lost_from), []).append(card)
+                    lost, origins = groups.setdefault(loser.seat, ([], []))
+                    lost.append(card)
+                    origins.append(lost_from)
         if not groups:
             return
-        if len(groups) > 1:  # most moves lose from one player's one zone: nothing to order
+        if len(groups) > 1:  # most moves lose from one player: nothing to order
             n = len(game.players)
             place, start = game.place_of, game.place_of[game.current.seat]
-            groups = {k: groups[k] for k in sorted(groups, key=lambda k: ((place[k[0]] - start) % n, k[1]))}
+            groups = {k: groups[k] for k in sorted(groups, key=lambda k: (place[k] - start) % n)}
         heard = game.tracing or "cards_lost" in (game._listeners if game._listeners is not None else self.triggers.listeners())
-        for (seat, lost_from), lost in groups.items():
+        for seat, (lost, origins) in groups.items():
             loser = game.players[seat]
-            if lost_from == "equip":
-                self._own_lost(loser, lost, reason)
+            if "equip" in origins:
+                self._own_lost(loser, [c for c, o in zip(lost, origins, strict=True) if o == "equip"], reason)
             if heard:
-                self.triggers.open_window("cards_lost", {"move": Move(loser, lost_from, lost[0], lost, reason)})
+                self.triggers.open_window("cards_lost", {"move": Move(loser, origins[0], lost[0], lost, reason, origins)})
             else:  # no one listens: counted as opened, as open_window would
                 game.windows_opened += 1
 

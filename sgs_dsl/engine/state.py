@@ -83,6 +83,7 @@ class PlayerState:
         if not player.alive or delta == 0:
             return
         game.table_version += 1
+        before = player.max_hp, player.hp
         player.max_hp = max(0, player.max_hp + delta)
         player.hp = min(player.hp, player.max_hp)
         verb = "增加" if delta > 0 else "減少"
@@ -90,6 +91,9 @@ class PlayerState:
             game.log(f"{player.label()}{verb}{abs(delta)}點體力上限（體力{player.hp}/{player.max_hp}）")
         if player.max_hp == 0:
             self.hp.die(player, None)
+            return
+        self.hp.hp_changed(player, player.hp - before[1])  # hp cut down to the new max
+        self.hp.hp_changed(player, player.max_hp - before[0], window="max_hp_changed")
 
     # ------------------------------------------------------------ turning over
     def turn_over(self, player: Player) -> None:

@@ -62,6 +62,10 @@ class Triggers:
         self.skills = game.skills
 
 
+    def listened(self, window: str) -> bool:
+        """Some living player's skill listens to the window (those opened only then)."""
+        return bool((self.game._listeners if self.game._listeners is not None else self.listeners()).get(window))
+
     def listeners(self) -> dict[str, list[tuple[Player, Skill, TriggerDef]]]:
         game = self.game
         if game._listeners is None:
@@ -181,15 +185,20 @@ class Triggers:
         known = done | {(id(e[1]), id(e[2])) for e in kept}
         return kept + [e for e in listed if (id(e[1]), id(e[2])) not in known]
 
+    def _heard(self, trig: TriggerDef, p: Player, variables: dict[str, Any]) -> bool:
+        """An `each_card` trigger hears this card of the move: its guard and condition hold
+        with `move` that card (its zone, its card)."""
+        if not all(concern.holds(variables, p) for concern in trig.guard):
+            return False
+        return trig.cond is None or bool(trig.cond(Ctx(self.game, {"you": p, **variables})))
+
     @staticmethod
     def _times(trig: TriggerDef, variables: dict[str, Any]) -> int:
-        """How often a firing repeats: per point of its damage, per card of its move."""
+        """How often a firing repeats: per point of its damage or hp change (per card of a
+        move: `_fire` counts the cards heard)."""
         if trig.each_point:
-            damage: Damage = variables["damage"]
-            return damage.amount
-        if trig.each_card:
-            move: Move = variables["move"]
-            return len(move.cards)
+            damage: Damage | None = variables.get("damage")
+            return damage.amount if damage is not None else abs(variables["change"].delta)
         return 1
 
     def _fire(self, p: Player, skill: Skill, trig: TriggerDef, ctx: Ctx, times: int) -> None:
@@ -197,13 +206,16 @@ class Triggers:
         budget = game.budget
         if not trig.bookkeeping:  # limited and wake skills fire once a game; keeping a record spends nothing
             self.state.spend(p, skill)
+        views: list[Move] = []
+        if trig.each_card:  # once per card of the move it hears (梟姬: the equipment among them)
+            views = [v for v in ctx.vars["move"].views() if self._heard(trig, p, {**ctx.vars, "move": v})]
+            times = len(views)
         for i in range(times):
             if i and (not p.alive or (trig.optional and not game.confirm(
                     p, "是否再次發動？", INVOKE, NOT_INVOKE, skill.key))):
                 break
-            if trig.each_card:  # each firing hears one card of the move
-                move = ctx.vars["move"]
-                ctx.vars["move"] = Move(move.player, move.zone, move.cards[i], move.cards)
+            if views:  # each firing hears one card of the move
+                ctx.vars["move"] = views[i]
             budget.steps -= 1  # a firing costs a step even when its body is empty
             if budget.steps < 0:
                 budget.ran_out(trig.span)
@@ -243,9 +255,11 @@ class Triggers:
         """The context to fire a trigger in, or None when it cannot fire now."""
         game = self.game
         p, skill, trig = entry
-        for concern in trig.guard:  # who or what the window is about, first (compiler.guards)
-            if not concern.holds(variables, p):
+        if trig.each_card:  # heard card by card: ready when some card of the move is heard
+            if not any(self._heard(trig, p, {**variables, "move": view}) for view in variables["move"].views()):
                 return None
+        elif not all(concern.holds(variables, p) for concern in trig.guard):  # who the window is about (compiler.guards)
+            return None
         if not p.alive and p is not game.departed:  # the dead act at their death
             return None
         if p.spent and skill.key in p.spent:  # a spent limited or wake skill
@@ -266,7 +280,7 @@ class Triggers:
         if hidden and trig.helper:
             return None  # a face-down general's skill acts only when invoked, which shows it
         ctx = Ctx(game, {"you": p, **variables})
-        if trig.cond is not None and not trig.cond(ctx):
+        if trig.cond is not None and not trig.each_card and not trig.cond(ctx):
             return None
         if hidden and not self.skills.credited(lambda: self.prohibits.may_reveal(p)):
             return None  # it would be offered, but its general may not be shown now (`forbid reveal`)
