@@ -30,11 +30,11 @@ def heroes_of(library: Any, ruleset: str | None) -> list[Any]:
 
 
 def hero_skills(library: Any, ruleset: str) -> dict[str, list[str]]:
-    """Each hero of a ruleset and the keys of the skills it plays there (none where the mode
+    """Each hero of a ruleset (by key) and the keys of the skills it plays there (none where the mode
     plays no skills), for the statistics of a batch."""
     rules = library.ruleset(ruleset)
     mode = make_mode(rules)
-    return {h.name: [s.key for s in h.skills if mode.plays_skill(s)] for h in mode.hero_pool(library, rules.heroes)}
+    return {h.key: [s.key for s in h.skills if mode.plays_skill(s)] for h in mode.hero_pool(library, rules.heroes)}
 
 
 def shown_skills(library: Any, keys: Any) -> dict[str, str]:
@@ -54,13 +54,14 @@ def lord_names(library: Any, ruleset: str | None) -> set[str]:
 def hero_row(hero: Any, lords: set[str]) -> dict[str, Any]:
     row = {
         "name": hero.name,
+        "key": hero.key,  # the name, or package.name when two packages print it
         "id": hero.id,
         "kingdom": hero.kingdom,
         "gender": hero.gender,
         "hp": hero.hp if hasattr(hero, "hp") else hero.hp_half / 2,  # a general: yin-yang fish
         "package": getattr(hero, "package", ""),
-        "lord_candidate": hero.name in lords,
-        "skills": [{"name": s.name, "id": s.id, "tags": list(s.tags)} for s in hero.skills],
+        "lord_candidate": hero.key in lords,
+        "skills": [{"name": s.name, "key": s.key, "id": s.id, "tags": list(s.tags)} for s in hero.skills],
     }
     if hasattr(hero, "hp_half"):
         row |= {"hp_half": hero.hp_half, "companions": sorted(hero.companions)}
@@ -76,7 +77,7 @@ def hero_table_rows(rows: list[dict[str, Any]]) -> list[list[str]]:
     generals = any("companions" in r for r in rows)
     return [
         [
-            r["name"] + ("*" if r["lord_candidate"] else ""),
+            r.get("key", r["name"]) + ("*" if r["lord_candidate"] else ""),
             r["id"],
             KINGDOM_ZH.get(r["kingdom"], r["kingdom"]),
             GENDER_ZH.get(r["gender"], r["gender"]),

@@ -1063,7 +1063,7 @@ def _balance_summary(library: Any, name: str, players: int, seed: int, max_turns
     named = shown_skills(library, numbers["skills"])  # a skill's printed name unless two share it
     numbers["skills"] = {named[k]: row for k, row in numbers["skills"].items()}
     # the ASCII ids of the names in the tables: the figures' labels when no CJK font is installed
-    known = {named.get(k, k): d.id for k, d in library.skills.items()} | {h.name: h.id for h in heroes_of(library, name)}
+    known = {named.get(k, k): d.id for k, d in library.skills.items()} | {h.key: h.id for h in heroes_of(library, name)}
     shown = {*numbers["heroes"]["heroes"], *numbers["skills"]}
     numbers["ids"] = {n: known[n] for n in sorted(shown) if n in known}
     return summary

@@ -89,7 +89,7 @@ def setup(library: Library, ruleset: str, players: int, seed: int, agents: list[
     game = (parts.game or Game)(library, seats, deck, agents, mode, rng.randrange(2**32), log, parts)
     if rules.heroes:
         pool = mode.hero_pool(library, rules.heroes)
-        game.hero_pool = tuple(h.name for h in pool)
+        game.hero_pool = tuple(h.key for h in pool)
         mode.choose_heroes(game, pool, rng, placed)
     game.log(mode.opening(game))
     for p in seats:

@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from .core.names import ambiguity, split
 from .syntax.diagnostics import did_you_mean
 from .syntax.names import normalize
 
@@ -134,12 +135,21 @@ def _seat_and_hero(item: str, pool: Sequence[Any], players: int, ruleset: str,
 
 def find_hero(name: str, pool: Sequence[Any], ruleset: str, library_heroes: Sequence[Any] = (),
               option: str = "--hero") -> str:
-    """The printed name of the pool's hero called `name` (either script, or its pinyin id)."""
-    key = normalize(name)
-    found = [h for h in pool if normalize(h.name) == key or h.id == key]
+    """The key of the pool's hero called `name` (either script, or its pinyin id; with its
+    package, `standard.貂蟬`, where two packages print the name: core/names.py)."""
+    package, bare = split(name)
+    key = normalize(bare)
+
+    def called(h: Any) -> bool:
+        return (normalize(h.name) == key or h.id == bare.lower()) and (not package or h.package == package)
+
+    found = [h for h in pool if called(h)]
+    if len(found) > 1:
+        message, hint = ambiguity(name, found)
+        raise PlacementError(f"{message} ({option})", hint, option)
     if found:
-        return str(found[0].name)
-    elsewhere = [h for h in library_heroes if normalize(h.name) == key or h.id == key]
+        return str(found[0].key)
+    elsewhere = [h for h in library_heroes if called(h)]
     if elsewhere:
         other = elsewhere[0]
         packages = ", ".join(sorted({str(h.package) for h in pool}))

@@ -288,10 +288,10 @@ def test_heroes_lists_a_rulesets_heroes():
     rows = json.loads(result.stdout)
     assert [r["name"] for r in rows] == ["測主公", "測女將", "測白板"]
     assert rows[0] == {
-        "name": "測主公", "id": "cezhugong", "kingdom": "wei", "gender": "male", "hp": 4, "package": "mini_heroes",
-        "lord_candidate": True,
-        "skills": [{"name": "測試摸牌", "id": "ceshi_mopai", "tags": []},
-                   {"name": "測試主技", "id": "ceshi_zhuji", "tags": ["lord"]}],
+        "name": "測主公", "key": "測主公", "id": "cezhugong", "kingdom": "wei", "gender": "male", "hp": 4,
+        "package": "mini_heroes", "lord_candidate": True,
+        "skills": [{"name": "測試摸牌", "key": "測試摸牌", "id": "ceshi_mopai", "tags": []},
+                   {"name": "測試主技", "key": "測試主技", "id": "ceshi_zhuji", "tags": ["lord"]}],
     }
     text = invoke("heroes", "-L", str(MINI), "-r", "mini").output
     assert "測主公*" in text and "測試主技[主公技]" in text and "測試距離[鎖定技]" in text

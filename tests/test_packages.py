@@ -97,3 +97,51 @@ def test_explain_and_rulings_take_qualified_names(tmp_path: Path) -> None:
     assert result.exit_code != 0
     assert "'離間' names 2 definitions: remake.離間, standard.離間" in result.output
     assert "amb.ruling:7:" in result.output
+
+
+REMAKE = ('skill 離間 lijian "測試：重製的離間" {\n  active once { draw(you, 2); }\n}\n'
+          'hero 貂蟬 diaochan { kingdom 群; gender female; hp 4; skills 離間, 閉月; }\n'
+          'ruleset remake_rules { mode identity; decks standard, ex; heroes standard, remake; }\n')
+
+
+def test_a_hero_remade_in_another_package_keeps_its_printed_name(tmp_path: Path) -> None:
+    path = tmp_path / "remake.sgs"
+    path.write_text(REMAKE, encoding="utf-8")
+    assert check_paths([path]) == []
+    library = build([*library_files(), path])
+    remade, printed = library.heroes["remake.貂蟬"], library.heroes["standard.貂蟬"]
+    assert (remade.key, printed.key) == ("remake.貂蟬", "standard.貂蟬") and remade.name == printed.name == "貂蟬"
+    assert remade.skills[0] is library.skills["remake.離間"]  # its own package's 離間 first
+    assert remade.skills[1] is library.skills["閉月"]
+    duplicate = _check(tmp_path, "twice.sgs", REMAKE.replace("ruleset remake_rules", "ruleset other_rules")
+                       + 'hero 貂蟬 diaochan2 { kingdom 群; gender female; hp 3; skills 閉月; }\n')
+    assert any("duplicate hero '貂蟬' in the package 'twice'" in d.message for d in duplicate)
+
+
+def test_placing_a_hero_two_packages_print_needs_its_package(tmp_path: Path) -> None:
+    path = tmp_path / "remake.sgs"
+    path.write_text(REMAKE, encoding="utf-8")
+    run = ["simulate", "-L", str(path), "-r", "remake_rules", "-p", "5", "-g", "2", "--seed", "3"]
+    ambiguous = CliRunner().invoke(main, [*run, "--hero", "1=貂蟬"])
+    assert ambiguous.exit_code == 2, ambiguous.output
+    assert "names 2 definitions: remake.貂蟬, standard.貂蟬" in ambiguous.output and "Traceback" not in ambiguous.output
+    placed = CliRunner().invoke(main, [*run, "--hero", "1=remake.貂蟬", "--skill-stats"])
+    assert placed.exit_code == 0, placed.output
+    assert "remake.離間" in placed.output and "standard.離間" in placed.output  # the pool holds both: by key
+
+
+def test_a_ruling_seats_a_remade_hero_by_its_qualified_name(tmp_path: Path) -> None:
+    remake = tmp_path / "remake.sgs"
+    remake.write_text(REMAKE, encoding="utf-8")
+    ruling = tmp_path / "remake.ruling"
+    ruling.write_text('ruling "重製的離間" {\n  source "test";\n  ruleset remake_rules;\n'
+                      '  seat 1 lord hero remake.貂蟬;\n  seat 2 rebel;\n  deck [閃 ♦2, 閃 ♦3];\n'
+                      '  phase 1 play;\n  script { 1 invokes remake.離間; 1 ends; }\n'
+                      '  expect { seat 1 hand [閃 ♦2, 閃 ♦3]; fired remake.離間 1; }\n}\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["ruling", "-L", str(remake), str(ruling)])
+    assert result.exit_code == 0, result.output
+    assert "1號位貂蟬發動【離間】" in result.output  # the log shows the printed names
+    bare = ruling.read_text(encoding="utf-8").replace("hero remake.貂蟬", "hero 貂蟬")
+    ruling.write_text(bare, encoding="utf-8")
+    result = CliRunner().invoke(main, ["ruling", "-L", str(remake), str(ruling)])
+    assert result.exit_code != 0 and "'貂蟬' names 2 definitions: remake.貂蟬, standard.貂蟬" in result.output

@@ -253,7 +253,7 @@ def _lord_kingdoms(view: Any) -> frozenset[str]:
     """The kingdoms the shown lord's lord skills name (none before the lord has a hero)."""
     table = _profiles(view)
     for p in view.players():
-        hero = view.library.heroes.get(p.name) if p.role == "lord" and p.seat != view.seat else None
+        hero = view.library.heroes.get(p.hero_key) if p.role == "lord" and p.seat != view.seat else None
         if hero is not None:
             return frozenset(k for s in hero.skills if "lord" in s.tags for k in table.kingdoms.get(s.key, ()))
     return frozenset()

@@ -50,6 +50,7 @@ class Hero:
     span: Span
     package: str = ""  # the stem of the file that defines it: heroes/standard.sgs -> standard
     never_lord: bool = False  # `lord never;`: never dealt to the lord to choose (不可做主公)
+    key: str = ""  # what the engine keeps it by: its name, or package.name when shared (core/names.py)
 
 
 @attrs.define(eq=False)
@@ -64,7 +65,8 @@ class General:
     skills: tuple[Skill, ...]
     span: Span
     package: str = ""
-    companions: frozenset[str] = frozenset()  # 珠聯璧合: the generals it pairs with (symmetric)
+    companions: frozenset[str] = frozenset()  # 珠聯璧合: the keys of the generals it pairs with (symmetric)
+    key: str = ""  # its name, or package.name when shared (core/names.py)
 
 
 @attrs.define
@@ -73,12 +75,12 @@ class Library:
     decks: dict[str, list[tuple[CardKind, str, int]]]
     rulesets: dict[str, Ruleset]
     skills: Definitions[Skill]  # by key; `skills.find` reads any spelling
-    heroes: dict[str, Hero]
+    heroes: Definitions[Hero]  # by key; `heroes.find` reads any spelling
     files: tuple[str, ...]
     piles: dict[str, bool] = attrs.field(factory=dict)  # pile name -> public
     history_used: bool = False  # text outside any skill queries the history of moves (or may grant such a skill)
     warnings: tuple[Diagnostic, ...] = ()  # what loads but looks like a slip (an unused `let`)
-    generals: dict[str, General] = attrs.field(factory=dict)  # 國戰 general cards, by name
+    generals: Definitions[General] = attrs.field(factory=lambda: Definitions([]))  # 國戰 general cards, by key
     history_skills: frozenset[str] = frozenset()  # the skills whose text queries the history
     # ruleset -> (its deck list, the cards made of it): dealt_cards()
     _dealt: dict[str, tuple[list, tuple[Card, ...]]] = attrs.field(factory=dict, init=False, repr=False, eq=False)
@@ -260,44 +262,59 @@ class _Builder:
                                             key=names.key(package, d.name.text, shared), package=package))
         return Definitions(skills)
 
-    def heroes(self, skills: Definitions[Skill]) -> dict[str, Hero]:
-        heroes = {}
+    def packaged(self, what: str, general: bool) -> list[tuple[ast.HeroDef, str]]:
+        """The hero (or general) definitions, each the first of its name and id in its package."""
+        found = []
         for d in self.defs(ast.HeroDef):
-            if d.general or not self.unique("hero", d.name):
-                continue
+            package = _package(d.span)
+            if d.general == general and self.unique(what, d.name, f"{package}:{normalize(d.name.text)}", package) and (
+                    self.unique(f"{what} id", d.id, f"{package}:{d.id.text.lower()}", package)):
+                found.append((d, package))
+        return found
+
+    def heroes(self, skills: Definitions[Skill]) -> Definitions[Hero]:
+        """The heroes, each its package's: two packages may print one name (core/names.py)."""
+        found = self.packaged("hero", False)
+        shared = names.shared(d.name.text for d, _ in found)
+        heroes = []
+        for d, package in found:
             props = self.props(d, HERO_PROPS)
             hp_value = self.count_prop(props, "hp", 4, "e.g. `hp 4;`")
-            heroes[d.name.text] = Hero(d.name.text, d.id.text, self.kingdom(props), self.gender(props), hp_value,
-                                       self.skill_list(props, skills, _package(d.span)), d.span, _package(d.span),
-                                       self.never_lord(props))
-        return heroes
+            heroes.append(Hero(d.name.text, d.id.text, self.kingdom(props), self.gender(props), hp_value,
+                               self.skill_list(props, skills, package), d.span, package, self.never_lord(props),
+                               names.key(package, d.name.text, shared)))
+        return Definitions(heroes)
 
-    def generals(self, skills: Definitions[Skill]) -> dict[str, General]:
+    def generals(self, skills: Definitions[Skill]) -> Definitions[General]:
         """The 國戰 general cards (武將牌): hp in yin-yang halves, companions (珠聯璧合) by name."""
-        generals: dict[str, General] = {}
+        found = self.packaged("general", True)
+        shared = names.shared(d.name.text for d, _ in found)
+        cards: list[General] = []
         companions: dict[str, list[ast.Name]] = {}
-        for d in self.defs(ast.HeroDef):
-            if not d.general or not self.unique("general", d.name):
-                continue
+        for d, package in found:
             props = self.props(d, GENERAL_PROPS)
             halves = self.count_prop(props, "hp_half", 4, "half yin-yang fish: `hp_half 3;` is 1.5 fish")
-            generals[d.name.text] = General(d.name.text, d.id.text, self.kingdom(props), self.gender(props), halves,
-                                            self.skill_list(props, skills, _package(d.span)), d.span, _package(d.span))
-            companions[d.name.text] = [v for v in props["companions"].values] if "companions" in props else []
-        by_key = {normalize(g.name): g for g in generals.values()} | {g.id.lower(): g for g in generals.values()}
-        for name, refs in companions.items():
+            key = names.key(package, d.name.text, shared)
+            cards.append(General(d.name.text, d.id.text, self.kingdom(props), self.gender(props), halves,
+                                 self.skill_list(props, skills, package), d.span, package, key=key))
+            companions[key] = [v for v in props["companions"].values] if "companions" in props else []
+        generals = Definitions(cards)
+        for key, refs in companions.items():
+            general = generals[key]
             for v in refs:
                 text = str(getattr(v, "text", ""))
-                mate = by_key.get(normalize(text)) or by_key.get(text.lower())
-                if mate is None:
+                matches = generals.find(text, general.package)
+                if len(matches) > 1:
+                    self.c.error(v.span, *names.ambiguity(text, matches))
+                elif not matches:
                     self.c.error(v.span, f"unknown general '{_show(v)}'",
-                                 did_you_mean(text, list(generals)) or "companions are generals of the library")
-                elif mate.kingdom != generals[name].kingdom:
-                    self.c.error(v.span, f"{name} and {mate.name} are not of one kingdom",
+                                 did_you_mean(text, generals.names()) or "companions are generals of the library")
+                elif matches[0].kingdom != general.kingdom:
+                    self.c.error(v.span, f"{general.name} and {matches[0].name} are not of one kingdom",
                                  "companions (珠聯璧合) share a kingdom (seed 001)")
                 else:  # the relation is symmetric: naming it on one card is enough
-                    generals[name].companions |= {mate.name}
-                    mate.companions |= {name}
+                    general.companions |= {matches[0].key}
+                    matches[0].companions |= {key}
         return generals
 
     def props(self, d: ast.HeroDef, allowed: tuple[str, ...]) -> dict[str, ast.Prop]:
@@ -525,28 +542,31 @@ class _Builder:
                 chosen[base.name] = kind
         return chosen
 
-    def lords(self, prop: ast.Prop, heroes: dict[str, Hero], packages: list[str], has_heroes: bool) -> list[str]:
-        """The `lords` of a ruleset: heroes (by name or id) of its own hero packages."""
+    def lords(self, prop: ast.Prop, heroes: Definitions[Hero], packages: list[str], has_heroes: bool) -> list[str]:
+        """The `lords` of a ruleset: heroes (by name or id, read in its own hero packages
+        first) of its own hero packages, kept by key."""
         if not has_heroes:
             self.c.error(prop.name.span, "'lords' needs hero packages", "add `heroes standard;` before it")
             return []
-        by_key = {normalize(h.name): h for h in heroes.values()} | {h.id.lower(): h for h in heroes.values()}
         offered = sorted(h.name for h in heroes.values() if h.package in packages)
         lords: list[str] = []
         for v in prop.values:
             text = str(getattr(v, "text", ""))
-            hero = by_key.get(normalize(text)) or by_key.get(text.lower())
-            if hero is None:
+            matches = heroes.find(text, within=packages)
+            hero = matches[0] if len(matches) == 1 else None
+            if len(matches) > 1:
+                self.c.error(v.span, *names.ambiguity(text, matches))
+            elif hero is None:
                 self.c.error(v.span, f"unknown lord hero '{_show(v)}'",
                              did_you_mean(text, offered + sorted(h.id for h in heroes.values() if h.package in packages))
                              or ("heroes: " + ", ".join(offered) if offered else "no heroes in the ruleset's packages"))
             elif hero.package not in packages:
                 self.c.error(v.span, f"lord hero '{hero.name}' is not in the ruleset's hero packages",
                              f"it is in package '{hero.package}'; add it to `heroes`")
-            elif hero.name in lords:
+            elif hero.key in lords:
                 self.c.error(v.span, f"lord hero '{hero.name}' is named twice")
             else:
-                lords.append(hero.name)
+                lords.append(hero.key)
         return lords
 
 

@@ -5,7 +5,7 @@ and literals compared with a phase name, a kingdom or a gender, read in either s
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -165,32 +165,25 @@ def _computed_name(c: Any, a: Any, scope: Any, ptype: str) -> Callable[[Ctx], An
     return named
 
 
-def find(table: Any, name: str, package: str = "", within: Collection[str] = ()) -> Any:
-    """The one definition `name` means in `table` (skills read in `package`, then `within`),
-    or None."""
-    if isinstance(table, Definitions):
-        matches = table.find(name, package, within)
-        return matches[0] if len(matches) == 1 else None
-    return table.get(name) or table.get(normalize(name)) or table.get(name.lower()) or next(
-        (v for v in table.values() if normalize(v.name) == normalize(name) or v.id == name.lower()), None)
+def find(table: Definitions[Any], name: str) -> Any:
+    """The one definition `name` (a key, or any spelling that names one) means, or None."""
+    return table.get(name)
 
 
-def check_names(c: Any, skills: Definitions[Any], heroes: dict[str, Any]) -> None:
-    """The skill and hero names text gave, resolved now that the library is complete: a skill
-    in the package of the text that names it first."""
+def check_names(c: Any, skills: Definitions[Any], heroes: Definitions[Any]) -> None:
+    """The skill and hero names text gave, resolved now that the library is complete: each in
+    the package of the text that names it first (core/names.py)."""
+    tables = {"skills": skills, "heroes": heroes}
     for ptype, name, span, resolved in c.name_refs:
-        if ptype == "skill":
-            matches = skills.find(name, Path(span.file).stem)
-            if len(matches) > 1:
-                c.error(span, *ambiguity(name, matches))
-                continue
-            resolved[0] = matches[0] if matches else None
-            known = skills.names()
+        table = tables[NAMED[ptype]]
+        matches = table.find(name, Path(span.file).stem)
+        if len(matches) > 1:
+            c.error(span, *ambiguity(name, matches))
+        elif not matches:
+            c.error(span, f"unknown {ptype} '{name}'",
+                    did_you_mean(name, table.names()) or f"no {ptype} of the library is named so")
         else:
-            resolved[0] = find(heroes, name)
-            known = sorted({v.name for v in heroes.values()} | {v.id for v in heroes.values()})
-        if resolved[0] is None:
-            c.error(span, f"unknown {ptype} '{name}'", did_you_mean(name, known) or f"no {ptype} of the library is named so")
+            resolved[0] = matches[0]
     c.granted = [(ptype, resolved[0]) for ptype, _, _, resolved in c.name_refs if resolved[0] is not None]
     c.name_refs.clear()
 

@@ -140,7 +140,7 @@ class UsedCard:
 @attr.s(auto_attribs=True, eq=False, order=False)
 class Player:
     seat: int
-    name: str
+    name: str  # as the log shows it: the hero's printed name (國戰: the generals shown)
     gender: str
     hp: int
     max_hp: int
@@ -168,6 +168,7 @@ class Player:
     play_ended: bool = False  # end_play: the play phase ends at its next free time
     # piles on the hero (武將牌上的牌): pile name -> its cards, oldest first
     piles: dict[str, list[Card]] = attr.ib(factory=dict)
+    hero_key: str = ""  # the key of its hero card (core/names.py); "" for none
     _label: tuple[str | None, str] = attr.ib(init=False, default=(None, ""), repr=False, eq=False)
 
     @property

@@ -78,6 +78,8 @@ class Definitions(Mapping[str, T], Generic[T]):
 
     def get(self, text: str, default: Any = None) -> Any:
         """The one definition `text` names (a key, or any spelling that names one), else default."""
+        if not isinstance(text, str):  # `None in table`: nothing is named so
+            return default
         found = self._by_key.get(text)
         if found is not None:
             return found

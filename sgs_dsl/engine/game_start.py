@@ -41,7 +41,7 @@ class GameStart:
 
     def unused_heroes(self) -> list[str]:
         """The pool's heroes that no seat holds now (a hero changed at run time frees its card)."""
-        held = {p.name for p in self.game.players}
+        held = {p.hero_key for p in self.game.players}
         return [name for name in self.game.hero_pool if name not in held]
 
     def choose_skill(self, chooser: Player, names: list[str], prompt: str = "") -> str | None:
@@ -61,4 +61,4 @@ class GameStart:
             return None
         hero: HeroCard = game.ask(chooser, "hero", prompt or "選擇一張武將牌", [Option(h.name, h) for h in heroes]).value
         game.log(f"{chooser.label()}選擇了武將牌{hero.name}")
-        return hero.name
+        return hero.key

@@ -206,6 +206,7 @@ class PlayerState:
         old = player.label()
         game.mode.text_sets_kingdom(game, player)
         player.name, player.gender, player.kingdom = hero.name, hero.gender, hero.kingdom
+        player.hero_key = hero.key
         player.skills = tuple(hero.skills)
         if game.logging:
             game.log(f"{old}的武將牌變為{hero.name}")

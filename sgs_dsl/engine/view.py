@@ -32,6 +32,7 @@ class SeatInfo:
     equips: tuple[str, ...]  # card labels
     judge: tuple[str, ...]  # a card that counts as another trick reads as that trick: 【樂不思蜀】(【閃】♦4)
     generals: tuple[str, ...] = ()  # 國戰: the general cards this seat may see ("" for one face down)
+    hero_key: str = ""  # the key of its hero card, face up for all (core/names.py); "" for none
 
 
 class SeatView:
@@ -69,7 +70,8 @@ class SeatView:
     def _info(self, p: Player) -> SeatInfo:
         return SeatInfo(p.seat, p.name, p.gender, p.hp, p.max_hp, p.alive, self._game.mode.visible_side(self.seat, p),
                         len(p.hand), tuple(c.label() for c in p.equips.values()),
-                        tuple(self._game.turn.face(c) for c in p.judge), self._game.mode.visible_generals(self.seat, p))
+                        tuple(self._game.turn.face(c) for c in p.judge), self._game.mode.visible_generals(self.seat, p),
+                        p.hero_key)
 
     def distance(self, a: int, b: int) -> int:
         return self._game.seats.distance(self._game.players[a], self._game.players[b])

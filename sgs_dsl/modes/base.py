@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 BLANK_HP = 4  # a seat of a ruleset without heroes: a hero with 4 max hp and no skills
 
 #: Heroes put on seats on purpose (`sgs simulate --hero 3=NAME`, `--feature NAME`): seat
-#: (0-based) -> the name of a hero (國戰: a general) of the mode's pool. The mode seats each
+#: (0-based) -> the key of a hero (國戰: a general) of the mode's pool. The mode seats each
 #: there instead of dealing that seat a choice, and deals it to nobody else.
 Placed = Mapping[int, str]
 
@@ -36,7 +36,7 @@ def placed_cards(pool: Sequence[Any], placed: Placed | None) -> dict[int, Any]:
     for a name the pool does not hold, or one placed on two seats."""
     cards: dict[int, Any] = {}
     for seat, name in sorted((placed or {}).items()):
-        card = next((h for h in pool if h.name == name), None)
+        card = next((h for h in pool if h.key == name), None)
         if card is None:
             raise ValueError(f"{name} is not among the heroes of the ruleset's packages")
         if any(c is card for c in cards.values()):
@@ -262,5 +262,5 @@ class Mode:
         return tuple(self.side(game, p) for p in game.players)
 
     def seat_heroes(self, game: Game, player: Player) -> tuple[str, ...]:
-        """The hero cards the seat played, for statistics (國戰: its two generals)."""
-        return (player.name,)
+        """The hero cards the seat played, by key, for statistics (國戰: its two generals)."""
+        return (player.hero_key or player.name,)

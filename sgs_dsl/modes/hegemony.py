@@ -113,7 +113,7 @@ class HegemonyMode(Mode):
 
     def placement_problem(self, pool: list[Any], name: str) -> str:
         """A general placed on a seat needs another of its kingdom in the pool to pair with."""
-        kingdom = next((g.kingdom for g in pool if g.name == name), None)
+        kingdom = next((g.kingdom for g in pool if g.key == name), None)
         if sum(g.kingdom == kingdom for g in pool) >= 2:
             return ""
         return f"{name} is the only general of its kingdom in the ruleset: a seat's two generals are of one kingdom"
@@ -223,7 +223,7 @@ class HegemonyMode(Mode):
         """The first time both generals are face up: companions may draw 2 or recover 1; a
         leftover half of a yin-yang fish may draw 1 (seed 001, the original rules)."""
         head, deputy = seat.cards
-        if deputy.name in head.companions:
+        if deputy.key in head.companions:
             game.log(f"{player.label()}的{head.name}與{deputy.name}珠聯璧合")
             options = [Option(COMPANION_DRAW, "draw")] + (
                 [Option(COMPANION_RECOVER, "recover")] if player.hp < player.max_hp else [])
@@ -533,7 +533,7 @@ class HegemonyMode(Mode):
 
     def seat_heroes(self, game: Game, player: Player) -> tuple[str, ...]:
         seat = self.generals.get(player.seat)
-        return tuple(c.name for c in seat.cards) if seat is not None else ()
+        return tuple(c.key for c in seat.cards) if seat is not None else ()
 
 
 def _face(seat: Generals, slot: int) -> str:

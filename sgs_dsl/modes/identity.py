@@ -100,8 +100,8 @@ class IdentityMode(Mode):
         """The lord's hero, chosen from the ruleset's lords in the pool and the first random
         others, seated and shown."""
         lords = self.ruleset.lords if self.ruleset is not None else ()
-        lord_heroes = [h for name in lords for h in pool if h.name == name]
-        rest = [h for h in pool if h.name not in lords]
+        lord_heroes = [h for key in lords for h in pool if h.key == key]
+        rest = [h for h in pool if h.key not in lords]
         rng.shuffle(rest)
         options = lord_heroes + [h for h in rest if not getattr(h, "never_lord", False)][:self.lord_extra_choices]
         if not options:
@@ -226,5 +226,6 @@ def seat_roles(roles: list[str], rng: Dealer, with_heroes: bool, lord_bonus: int
 
 def seat_hero(p: Player, hero: Hero, bonus: int) -> None:
     p.name, p.gender, p.kingdom = hero.name, hero.gender, hero.kingdom
+    p.hero_key = hero.key
     p.max_hp = p.hp = hero.hp + bonus
     p.skills = tuple(hero.skills)

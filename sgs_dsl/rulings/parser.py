@@ -276,14 +276,8 @@ class _Reader:
     def generals(self, node: Tree) -> tuple[str, str, str] | None:
         """`generals HEAD DEPUTY [shown WHICH]`: two generals of one kingdom, in either script."""
         head_tok, deputy_tok, shown_tok = node.children
-        pool = getattr(self.library, "generals", {})
-        found = []
-        for tok in (head_tok, deputy_tok):
-            g = pool.get(str(tok)) or next((g for g in pool.values() if normalize(g.name) == normalize(str(tok))), None)
-            if g is None:
-                self.error(self.span(tok), f"unknown general '{tok}'",
-                           did_you_mean(str(tok), pool) or "`sgs heroes --ruleset hegemony` lists the generals")
-            found.append(g)
+        found = [self.card_named(tok, self.library.generals, "general",
+                                 "`sgs heroes --ruleset hegemony` lists the generals") for tok in (head_tok, deputy_tok)]
         shown = self.word(shown_tok, SHOWN, "face-up general") if shown_tok is not None else "none"
         head, deputy = found
         if head is None or deputy is None:
@@ -293,7 +287,7 @@ class _Reader:
         elif head.kingdom != deputy.kingdom:
             self.error(self.span(deputy_tok), f"{head.name} and {deputy.name} are not of one kingdom",
                        "a player's two generals share a kingdom (seed 001)")
-        return head.name, deputy.name, shown or "none"
+        return head.key, deputy.key, shown or "none"
 
     def pile_name(self, token: Token) -> str:
         """A pile some skill of the library declares."""
@@ -307,16 +301,24 @@ class _Reader:
         return found
 
     def hero(self, token: Token) -> str | None:
-        """A hero, or a 國戰 general (`N chooses 曹操;` answers either choice)."""
-        name = str(token)
-        cards = {**self.library.heroes, **getattr(self.library, "generals", {})}
-        hero = cards.get(name) or next((h for h in cards.values() if normalize(h.name) == normalize(name)), None)
-        if hero is None:
-            self.error(self.span(token), f"unknown hero '{name}'",
-                       did_you_mean(name, cards)
-                       or ("`sgs heroes` lists the heroes of the library" if cards else "the library has no heroes"))
-            return name
-        return hero.name
+        """A hero, or a 國戰 general (`N chooses 曹操;` answers either choice), by key."""
+        if not self.library.heroes.find(str(token)) and self.library.generals.find(str(token)):
+            general = self.card_named(token, self.library.generals, "general", "")
+            return general.key if general is not None else str(token)
+        hero = self.card_named(token, self.library.heroes, "hero", "`sgs heroes` lists the heroes of the library"
+                               if self.library.heroes else "the library has no heroes")
+        return hero.key if hero is not None else str(token)
+
+    def card_named(self, token: Token, table: Any, what: str, hint: str) -> Any:
+        """The hero or general a ruling names (read in its ruleset's packages first), or None
+        after a located error."""
+        text = str(token)
+        matches = table.find(text, within=self.within)
+        if len(matches) > 1:
+            self.error(self.span(token), *ambiguity(text, matches))
+        elif not matches:
+            self.error(self.span(token), f"unknown {what} '{text}'", did_you_mean(text, table.names()) or hint)
+        return matches[0] if len(matches) == 1 else None
 
     def check_hp(self, seat: int, hp: int, max_hp: int | None, hero: str | None, span: Span) -> None:
         """A table that can happen: 0 < hp <= max hp; the hero's max unless the ruling gives one."""
@@ -370,7 +372,7 @@ class _Reader:
         """`setup` deals hp and heroes: a seat names no hp, and only heroes the mode can deal it."""
         if ruleset not in self.library.rulesets:
             return
-        dealt = {h.name for h in ruleset_heroes(self.library, ruleset)}
+        dealt = {h.key for h in ruleset_heroes(self.library, ruleset)}
         named: dict[str, int] = {}
         for s in seats:
             if s.hp is not None:

@@ -123,7 +123,7 @@ class Script:
             return [self._invoke(step)]
         if kind == "chooses":
             return [Answer(s, f"'{step.text}'", frozenset({"hero"}),
-                           lambda r: _first(r, lambda v: getattr(v, "name", None) == step.text), step)]
+                           lambda r: _first(r, lambda v: getattr(v, "key", None) == step.text), step)]
         if kind == "picks":
             return [Answer(s, f"'picks {step.zone} {step.card.text()} of {step.owner}'", None, self._picker(step), step)]
         kinds = PLAY if kind == "uses" else RESPONSES

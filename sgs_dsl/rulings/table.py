@@ -45,7 +45,7 @@ def build_table(ruling: Ruling, library: Any, parts: Parts = DEFAULT_PARTS) -> t
     game = (parts.game or Game)(library, players, [], [], mode, 0, True, parts)
     game.deck = list(reversed(pool)) + list(reversed(top))  # the first listed card is on top
     game.all_cards = list(deck)
-    game.hero_pool = tuple(h.name for h in ruleset_heroes(library, ruling.ruleset))  # for unused_heroes()
+    game.hero_pool = tuple(h.key for h in ruleset_heroes(library, ruling.ruleset))  # for unused_heroes()
     game.discard_pile = discard
     for p, zone, card in placed:
         if zone == "hand":
@@ -81,6 +81,7 @@ def _seat(spec: SeatSpec, library: Any, ruling: Ruling, mode: Any) -> Player:
     if hero:
         p.skills = hero.skills
         p.kingdom = hero.kingdom
+        p.hero_key = hero.key
     return p
 
 
