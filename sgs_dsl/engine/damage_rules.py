@@ -71,6 +71,6 @@ class DamageRules:
             ctx = Ctx(self.game, {"you": p})
             if (m.cond is None or m.cond(ctx)) and m.value(ctx):
                 if log:
-                    self.game.log_skill(p, m.skill, f"{p.label()}體力為{p.hp}，因【{m.skill}】不會死亡")
+                    self.game.log_skill(p, m.skill, f"{p.label()}體力為{p.hp}，因【{self.game.shown_name(m.skill)}】不會死亡")
                 return True
         return False

@@ -3,6 +3,7 @@ hp, the rescue round, death with its mode rewards, and the judgement process."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -185,7 +186,7 @@ class Hp:
             if player.seat not in game.held_out:
                 game.held_out.add(player.seat)
                 game.fired[held] = game.fired.get(held, 0) + 1
-                game.log_skill(player, held, f"{player.label()}體力為{player.hp}，因【{held}】不進入瀕死狀態")
+                game.log_skill(player, held, f"{player.label()}體力為{player.hp}，因【{game.shown_name(held)}】不進入瀕死狀態")
             return
         game.held_out.discard(player.seat)
         player.dying = True
@@ -293,6 +294,7 @@ class Hp:
         and the text that asked for the judgement acts on it (判定牌生效); the after-window
         and the discard follow when that text's block ends (see `finish_judgements`)."""
         game = self.game
+        self.finish_judgements()  # the text acted on an earlier judgement: its after-window comes first
         card = self.zones.draw_top()
         self.zones.place(card, "processing", source=FROM_DECK)
         j = Judge(player, card)
@@ -302,8 +304,18 @@ class Hp:
         result = self.skills.credited(lambda: self.filters.seen(j.card, player))  # a filter that reads it acts
         if game.logging:
             game.log(f"{player.label()}的判定結果是{result.label()}")
-        self.after_block(lambda: self.finish_judgement(j))
+        self.after_block(functools.partial(self.finish_judgement, j))
         return j
+
+    def finish_judgements(self) -> None:
+        """The judgements the running block asked for earlier end now (判定牌生效後, the
+        discard), before it asks for another: each judgement is whole before the next begins."""
+        endings = self.game.block_endings
+        if endings and endings[-1]:
+            pending = [f for f in endings[-1] if isinstance(f, functools.partial) and f.func == self.finish_judgement]
+            endings[-1][:] = [f for f in endings[-1] if f not in pending]
+            for finish in pending:
+                finish()
 
     def after_block(self, finish: Callable[[], None]) -> None:
         """`finish` runs when the block of text now running ends (at once outside any): what a

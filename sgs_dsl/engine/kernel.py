@@ -187,9 +187,9 @@ class Game:
             self.hidden_lines[len(self.lines)] = (seats, public)
             self.add_line(text)
 
-    def shown_asker(self, asker: str) -> str:
-        """How a question names its asker: a skill kept by its qualified key (core/names.py)
-        by its printed name."""
+    def shown_name(self, asker: str) -> str:
+        """How the log and a question name a skill kept by its qualified key (core/names.py):
+        by its printed name (anything else as it is)."""
         if "." not in asker:
             return asker
         skill = self.library.skills.get(asker)
@@ -261,7 +261,7 @@ class Game:
             options = [o for o in options if legal(o)]
         asker = self.asker if asker is None else asker
         if asker:
-            prompt = f"{self.shown_asker(asker)}：{prompt}"
+            prompt = f"{self.shown_name(asker)}：{prompt}"
         if len(options) == 1 and kind != "invoke":
             forced = getattr(self.agents[player.seat], "forced", None)
             if forced is not None:  # an agent may want to see the choices made for it

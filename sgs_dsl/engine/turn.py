@@ -364,7 +364,7 @@ class Turn:
         cards = self.using.pick_for(player, va, f"選擇當【{kind.name}】重鑄的牌")
         self.using.invoked(player, va.skill)
         if game.logging:
-            game.log_skill(player, va.skill, f"{player.label()}發動【{va.skill}】，將{'、'.join(c.label() for c in cards)}當【{kind.name}】重鑄")
+            game.log_skill(player, va.skill, f"{player.label()}發動【{game.shown_name(va.skill)}】，將{'、'.join(c.label() for c in cards)}當【{kind.name}】重鑄")
         self.recast(player, cards, kind.recast)
 
     def recast(self, player: Player, cards: list[Card], draw: int) -> None:
@@ -386,9 +386,12 @@ class Turn:
         return chosen
 
     def _phase_discard(self, player: Player, info: Phase) -> None:
-        limit = self.skills.modified(player, "hand_limit", max(0, player.hp)) + self.game.mode.hand_limit_bonus(self.game, player)
         spared = self.uncounted_hand(player)
-        excess = len(player.hand) - len(spared) - limit
+        counted, base = len(player.hand) - len(spared), max(0, player.hp)
+        limit = self.skills.modified(player, "hand_limit", base, credit=False)
+        if max(0, counted - limit) != max(0, counted - base):  # the skills that changed it decide the discard
+            self.skills.credited(lambda: self.skills.modified(player, "hand_limit", base))
+        excess = counted - limit - self.game.mode.hand_limit_bonus(self.game, player)
         if excess > 0:
             self.zones.discard_cards(player, excess, "hand", asker="棄牌階段", spare=spared)
 

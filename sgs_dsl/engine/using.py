@@ -243,7 +243,7 @@ class Using:
         chosen = self.pick_for(p, va, f"選擇當【{kind.name}】的牌")
         self.invoked(p, va.skill)
         if self.game.logging:
-            self.game.log_skill(p, va.skill, f"{p.label()}發動【{va.skill}】" + (f"，扣置{len(chosen)}張牌" if va.face_down else ""))
+            self.game.log_skill(p, va.skill, f"{p.label()}發動【{self.game.shown_name(va.skill)}】" + (f"，扣置{len(chosen)}張牌" if va.face_down else ""))
         return tuple(chosen)
 
     def invoked(self, p: Player, skill_name: str) -> None:
