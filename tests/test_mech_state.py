@@ -10,6 +10,7 @@ import pytest
 from table import finish, make_table
 
 from sgs_dsl.compiler.library import check_paths, load_library
+from sgs_dsl.core.defs import Ctx
 from sgs_dsl.core.model import TurnEnded
 from sgs_dsl.game import run, setup
 
@@ -74,7 +75,7 @@ def skill(body: str, tags: str = "") -> str:
     ('  state 記住: plyer;\n', "", (2, 13), "unknown state type 'plyer'", "did you mean 'player'?"),
     ('  state 記住: int until trun;\n', "", (2, 23), "unknown scope 'trun'", "did you mean 'turn'?"),
     ('  active { grant_skill(you, 奸熊); }\n', "", (2, 29), "unknown skill '奸熊'", "did you mean '奸雄'?"),
-    ('  active { set_hero(you, 曹瞞); }\n', "", (2, 26), "unknown hero '曹瞞'", "did you mean '曹操'?"),
+    ('  active { set_hero(you, 司馬意); }\n', "", (2, 26), "unknown hero '司馬意'", "did you mean '司馬懿'?"),
     ('  active { set_kingdom(you, 秦); }\n', "", (2, 29), "unknown kingdom '秦'", "kingdoms:"),
     ('  active { disable_skills(you, until: forever); }\n', "", (2, 39), "unknown scope 'forever'", "scopes:"),
     ('  on phase_start when phase.name == "出排" { draw(you, 1); }\n', "",
@@ -84,6 +85,12 @@ def skill(body: str, tags: str = "") -> str:
     ('  on phase_start optional when phase.name == "準備" { draw(you, 1); }\n', "wake",
      (2, 18), "a wake skill (覺醒技) fires by itself", "leave out `optional`"),
     ('  active { draw(you, 1); }\n', "wake", (2, 3), "a wake skill (覺醒技) fires by itself", "trigger"),
+    ('  active { set_kingdom(you, you.hp); }\n', "", (2, 33), "expected a kingdom here, found int",
+     "hero_kingdom(h)"),
+    ('  active { set_gender(you, hero_kingdom(曹操)); }\n', "", (2, 28), "expected a gender here, found kingdom",
+     "male"),
+    ('  active { for n in [1, 2] { draw(you, n); } }\n', "", (2, 21), "`for` needs players, cards or text",
+     ""),
 ])
 def test_bad_state_forms_are_located_with_a_hint(tmp_path, body, tags, where, message, hint):
     found = errors(tmp_path, skill(body, tags))
@@ -94,6 +101,25 @@ def test_bad_state_forms_are_located_with_a_hint(tmp_path, body, tags, where, me
 
 def test_the_test_heroes_check_clean():
     assert check_paths([MECH]) == []
+
+
+def test_lists_of_text_are_filtered_and_walked_and_kingdoms_computed(tmp_path):
+    """Hero names and skill names are lists of text: `[x in LIST where ...]` and `for` take
+    them; set_kingdom and set_gender take a kingdom or gender computed in play."""
+    body = ('  active {\n    for k in [k in hero_skills(劉備) where not any(t in skill_tags(k), t == "lord")] {\n'
+            '      grant_skill(you, k);\n    }\n    set_kingdom(you, hero_kingdom(劉備));\n'
+            '    set_gender(you, hero_gender(甄姬));\n  }\n')
+    path = tmp_path / "lists.sgs"
+    path.write_text(skill(body) + 'hero 測將 cejiang { kingdom 魏; gender male; hp 4; skills 測態; }\n', encoding="utf-8")
+    assert check_paths([path]) == []
+    library = load_library([path])
+    game = make_table(library, seats=[dict(role="lord", hero="測將"), dict()])
+    p = game.players[0]
+    act = library.skills["測態"].actives[0]
+    game.hp.run_block(act.body, Ctx(game, {"you": p}), "測態")
+    names = [s.name for s in p.skills]
+    assert "仁德" in names and "激將" not in names  # 激將 is a lord skill: filtered out
+    assert (p.kingdom, p.gender) == ("shu", "female")
 
 
 # ---------------------------------------------------------------- the engine

@@ -161,8 +161,8 @@ def test_the_featured_hero_turns_over_the_free_seats_game_by_game():
     (["1=曹操", "2=曹操"], None, ["places 曹操 on seats 1 and 2", "one seat only"]),
     (["1=曹操", "2=caocao"], None, ["places 曹操 on seats 1 and 2"]),
     (["1=曹搡"], None, ["no hero named '曹搡'", "did you mean '曹操'?", "sgs heroes --ruleset standard"]),
-    (["1=張角"], None, ["package 'hegemony'", "does not deal", "standard"]),
-    ([], "張角", ["package 'hegemony'", "(--feature)"]),
+    (["1=張角"], None, ["package 'wind'", "does not deal", "standard"]),
+    ([], "張角", ["package 'wind'", "(--feature)"]),
     (["2=關羽"], "关羽", ["--feature 關羽 is also placed by --hero 2=關羽", "drop one"]),
     ([f"{i}={n}" for i, n in enumerate(["曹操", "劉備", "孫權", "關羽", "張飛"], 1)], "黃蓋", ["no seat", "all 5"]),
 ])

@@ -95,13 +95,14 @@ class Compiler:
         self.history_skills: set[str] = set()  # the skills whose text queries it
         self.compiling_skill: str | None = None
         self.general_calls: list[ast.Name] = []  # calls of effects on general cards (schema.Builtin.generals)
-        self.computed_skills = False  # a skill is named by text computed in play (any may be granted)
-        self.granted: list[tuple[str, Any]] = []  # the skills and heroes text names (grant_skill, ...)
+        # the skills whose text names a skill computed in play (any may be granted); "" for text outside any
+        self.computed_skills: set[str] = set()
+        self.granted: list[tuple[str, Any, str]] = []  # the skills and heroes text names, and the skill naming them
         # the states of the skill being compiled, names checked once the
         # library is complete, names set on a damage (`set damage.NAME = ...`)
         self.states: dict[str, state_check.State] = {}
         self.last_state: state_check.State | None = None
-        self.name_refs: list[tuple[str, str, Span, list[Any]]] = []
+        self.name_refs: list[tuple[str, str, Span, list[Any], str]] = []  # ..., the naming skill ("" for none)
         self.damage_vars: set[str] = set()
         # the marks text sets (`mark(p, "NAME", n)`) and reads (`marks(p, "NAME")`), by name
         self.marks_set: set[str] = set()
@@ -648,13 +649,13 @@ class Compiler:
             return lambda ctx: then(ctx) if cond(ctx) else (orelse(ctx) if orelse else None)
         if isinstance(s, ast.For):
             items, t = self.expr(s.items, scope)
-            if t not in ("players", "cards", "any"):
-                self.error(s.items.span, f"`for` needs players or cards, not {t}")
+            if t not in ("players", "cards", "strs", "any"):
+                self.error(s.items.span, f"`for` needs players, cards or text, not {t}")
             if t == "any":  # a value kept on a use: its items are read as cards
                 items = checked_cards(items, s.items.span)
             expressions.new_name(self, s.var, scope)
             inner = scope.child(loop=True)
-            inner.vars[s.var.text] = "player" if t == "players" else "card"
+            inner.vars[s.var.text] = expressions.ELEMENT.get(t, "card")
             body = self.block(s.body, inner)
             var = s.var.text
 
@@ -911,13 +912,13 @@ class Compiler:
 
     def filter(self, e: ast.Filter, scope: Scope) -> Typed:
         items, t = self.expr(e.items, scope)
-        if t not in ("players", "cards", "any"):
-            self.error(e.items.span, f"`[x in LIST where ...]` needs players or cards, not {t}")
+        if t not in ("players", "cards", "strs", "any"):
+            self.error(e.items.span, f"`[x in LIST where ...]` needs players, cards or text, not {t}")
         if t == "any":  # a value kept on a use: its items are read as cards
             items = checked_cards(items, e.items.span)
         misreads.variable_name(self, e.var)
         inner = scope.child()
-        inner.vars[e.var.text] = "player" if t == "players" else "card"
+        inner.vars[e.var.text] = expressions.ELEMENT.get(t, "card")
         test = self.expr_bool(e.cond, inner)
         var = e.var.text
         where = e.span

@@ -261,7 +261,15 @@ def _one_item(pick: Callable[[Ctx, list[Any]], Any]) -> Compile:
         if item is None:
             if t != "any":
                 comp.error(c.args[0].span, f"'{name}' needs a list, not {t}", FUNCTIONS[name])
-            return const(None), "any"
+                return const(None), "any"
+            where = c.span  # a list whose items no text typed (`let seen = [];`): checked in play
+
+            def one_of_any(ctx: Ctx) -> Any:
+                found = items(ctx)
+                if found is not None and not isinstance(found, (list, tuple)):
+                    raise RulesError(f"'{name}' needs a list, and this value is not one", where)
+                return pick(ctx, list(found)) if found else None
+            return one_of_any, "any"
 
         def one(ctx: Ctx) -> Any:
             found = items(ctx)

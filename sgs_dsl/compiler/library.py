@@ -82,6 +82,7 @@ class Library:
     warnings: tuple[Diagnostic, ...] = ()  # what loads but looks like a slip (an unused `let`)
     generals: Definitions[General] = attrs.field(factory=lambda: Definitions([]))  # 國戰 general cards, by key
     history_skills: frozenset[str] = frozenset()  # the skills whose text queries the history
+    history_grants: frozenset[str] = frozenset()  # the skills that may grant one of those
     # ruleset -> (its deck list, the cards made of it): dealt_cards()
     _dealt: dict[str, tuple[list, tuple[Card, ...]]] = attrs.field(factory=dict, init=False, repr=False, eq=False)
 
@@ -93,7 +94,7 @@ class Library:
         if ruleset is None:
             return bool(self.history_skills)
         pool = [h for table in (self.heroes, self.generals) for h in table.values() if h.package in ruleset.heroes]
-        return any(s.key in self.history_skills for h in pool for s in h.skills)
+        return any(s.key in self.history_skills or s.key in self.history_grants for h in pool for s in h.skills)
 
     @property
     def default_ruleset(self) -> str:
@@ -234,11 +235,15 @@ class _Builder:
         decks = self.decks()
         rulesets = self.rulesets(decks, heroes, {g.package for g in generals.values()})
         _general_effects(self.c, rulesets, decks)
-        granted = {found.key for ptype, found in self.c.granted if ptype == "skill"}
-        history_used = self.c.history_used or bool(granted & self.c.history_skills) or (  # a grant may bring one
-            self.c.computed_skills and bool(self.c.history_skills))
+        # the skills that may grant one that queries the history: by name, or by a name computed in play
+        grants = {by for ptype, found, by in self.c.granted if ptype == "skill" and found.key in self.c.history_skills}
+        if self.c.history_skills:
+            grants |= self.c.computed_skills
+        # text outside any hero skill (a card's, a procedure) that may bring one: every game records
+        history_used = self.c.history_used or any(by not in skills for by in grants)
         return Library(cards, decks, rulesets, skills, heroes, (), moves_check.pile_table(self.c), history_used,
-                       generals=generals, history_skills=frozenset(self.c.history_skills))
+                       generals=generals, history_skills=frozenset(self.c.history_skills),
+                       history_grants=frozenset(by for by in grants if by in skills))
 
     def skills(self) -> Definitions[Skill]:
         """The skills, each its package's: two packages may print one name (core/names.py)."""

@@ -105,6 +105,14 @@ def argument(c: Any, a: Any, ptype: str, scope: Any) -> Callable[[Ctx], Any]:
         return _computed_name(c, a, scope, ptype)  # a name known only at run time (choose_hero, hero_skills)
     if ptype in NAMED:
         return _named(c, a, ptype)
+    if ptype in ("gender", "kingdom") and not isinstance(a, ast.Str) and not (
+            isinstance(a, ast.Var) and scope.lookup(a.name) is None):
+        fn, t = c.expr(a, scope)  # computed: hero_gender(h), q.kingdom
+        if t != ptype:
+            c.error(a.span, f"expected a {ptype} here, found {t}",
+                    f"write one out ({', '.join(dict.fromkeys(GENDERS if ptype == 'gender' else schema.KINGDOMS))}) "
+                    f"or give one computed, such as hero_{ptype}(h)")
+        return fn
     text = a.value if isinstance(a, ast.Str) else (a.name if isinstance(a, ast.Var) else None)
     table = {"gender": GENDERS, "kingdom": schema.KINGDOMS, "scope": {s: s for s in SCOPES if s != "game"}}[ptype]
     if text is None or (isinstance(a, ast.Var) and scope.lookup(a.name) is not None):
@@ -141,7 +149,7 @@ def _named(c: Any, a: Any, ptype: str) -> Callable[[Ctx], Any]:
         c.error(a.span, f"expected a {ptype} name here", f"write the {ptype}'s name, e.g. its name on the card")
         return lambda ctx: None
     resolved: list[Any] = [None]
-    c.name_refs.append((ptype, a.name, a.span, resolved))
+    c.name_refs.append((ptype, a.name, a.span, resolved, c.compiling_skill or ""))
     return lambda ctx: resolved[0]
 
 
@@ -153,7 +161,7 @@ def _computed_name(c: Any, a: Any, scope: Any, ptype: str) -> Callable[[Ctx], An
         example = "choose_hero(you, unused_heroes())" if ptype == "hero" else "choose_skill(you, hero_skills(h))"
         c.error(a.span, f"expected a {ptype} name here, found {t}", f"write the {ptype}'s name, or text such as {example}")
     if ptype == "skill":
-        c.computed_skills = True
+        c.computed_skills.add(c.compiling_skill or "")
     table_name = NAMED[ptype]
 
     def named(ctx: Ctx) -> Any:
@@ -174,7 +182,7 @@ def check_names(c: Any, skills: Definitions[Any], heroes: Definitions[Any]) -> N
     """The skill and hero names text gave, resolved now that the library is complete: each in
     the package of the text that names it first (core/names.py)."""
     tables = {"skills": skills, "heroes": heroes}
-    for ptype, name, span, resolved in c.name_refs:
+    for ptype, name, span, resolved, _ in c.name_refs:
         table = tables[NAMED[ptype]]
         matches = table.find(name, Path(span.file).stem)
         if len(matches) > 1:
@@ -184,7 +192,7 @@ def check_names(c: Any, skills: Definitions[Any], heroes: Definitions[Any]) -> N
                     did_you_mean(name, table.names()) or f"no {ptype} of the library is named so")
         else:
             resolved[0] = matches[0]
-    c.granted = [(ptype, resolved[0]) for ptype, _, _, resolved in c.name_refs if resolved[0] is not None]
+    c.granted = [(ptype, resolved[0], by) for ptype, _, _, resolved, by in c.name_refs if resolved[0] is not None]
     c.name_refs.clear()
 
 

@@ -119,7 +119,8 @@ class Game:
         self.departed: Player | None = None  # the dead player whose 死亡時 is open
         # moves are recorded when text of this game may ask about them
         self.history = History(on=library.queries_history(getattr(mode, "ruleset", None)) or any(
-            s.key in library.history_skills for p in players for s in p.skills))  # a ruling seats any hero
+            s.key in library.history_skills or s.key in library.history_grants
+            for p in players for s in p.skills))  # a ruling seats any hero
         self.table_version = 0  # bumped by every change the invariants compare (a card moved, hp, skills)
         self.returned_to_deck = 0  # cards put into the deck since the invariants last looked
         self.on_free_time: Callable[[], None] | None = None  # the invariant check, when a game runs with one

@@ -130,7 +130,9 @@ class PlayerState:
         self.until(scope, (FORGET, memory, key))
         if self.game.tracing:  # what a judge reads of a record kept (no player sees it)
             whose = owner.label() if owner is not None else "遊戲"
-            self.game.trace(f"  〔記錄〕{whose}：「{key}」= {shown(value)}")
+            skill, dot, state = key.rpartition(".")  # SKILL.STATE, the skill by its printed name
+            named = f"{self.game.shown_name(skill)}.{state}" if dot else key
+            self.game.trace(f"  〔記錄〕{whose}：「{named}」= {shown(value)}")
 
     def recall(self, owner: Player | None, key: str, default: Any) -> Any:
         memory = owner.memory if owner is not None else self.game._memory
