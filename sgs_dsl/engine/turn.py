@@ -113,6 +113,8 @@ class Turn:
             if start is None:
                 self.triggers.open_window("turn_before", {"turn": turn})
                 if self.state.turns_back(player):  # turned over: face up again, and the turn is skipped
+                    game.turn_log.pop()  # skipped, not played (rulings: `turns`, `skipped N turn`)
+                    game.skipped_log.append((player, "turn"))
                     return
                 self.triggers.open_window("turn_start", {"turn": turn})
             for phase in PHASES[PHASES.index(start or PHASES[0]):]:
