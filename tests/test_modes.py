@@ -164,3 +164,17 @@ def test_the_pivotal_player_is_the_one_whose_death_ends_its_side() -> None:
     assert pivotal("standard", 8) == ["lord"] and pivotal("campus", 5) == ["lord"]
     assert pivotal("campus_3v3", 6) == ["leader", "leader"]
     assert pivotal("hegemony", 6) == []
+
+
+@pytest.mark.parametrize(("ruleset", "players", "apart"), [("campus", 8, True), ("standard", 8, False)])
+def test_the_lords_candidates_are_dealt_again_only_where_the_seed_says(ruleset, players, apart) -> None:
+    """Seed 003 (campus): no hero is offered twice in one set-up, so the lord's unchosen
+    candidates go to no other seat; seed 000 shuffles them back (剩餘的24張)."""
+    library = load_library()
+    shared = 0
+    for seed in range(30):
+        lines = play_game(library, ruleset, players, seed, log=True, max_turns=1).log
+        offered = [line.split("候選：")[1].rstrip("）").split("、") for line in lines if "候選：" in line]
+        lord, others = set(offered[0]), {h for heroes in offered[1:] for h in heroes}
+        shared += bool(lord & others)
+    assert (shared == 0) if apart else shared > 0

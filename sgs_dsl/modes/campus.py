@@ -27,6 +27,7 @@ LORD_CHOICES = 5  # 主公……武將是隨機產生五個供選擇
 class CampusMode(IdentityMode):
     spec = CAMPUS
     lord_extra_choices = LORD_CHOICES
+    unchosen_dealt_again = False  # 每個玩家隨機產生3個武將可供選擇（不得出現重複）
 
     # ------------------------------------------------------------ setup
     def check_players(self, n: int) -> None:

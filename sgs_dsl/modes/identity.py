@@ -59,6 +59,9 @@ class IdentityMode(Mode):
     # ------------------------------------------------------------ setup
     # random heroes the lord chooses from, besides the ruleset's lords
     lord_extra_choices: ClassVar[int] = LORD_EXTRA_CHOICES
+    # the lord's unchosen candidates are shuffled back among the heroes the others are dealt
+    # (seed 000 §2: 將剩餘的24張武將牌洗混); False: no hero is offered twice (seed 003)
+    unchosen_dealt_again: ClassVar[bool] = True
 
     def seats(self, n: int, rng: random.Random, with_heroes: bool) -> list[Player]:
         return seat_roles(deal_roles(n, rng, self.option("roles") or "standard"), rng, with_heroes, self.lord_bonus(n))
@@ -78,9 +81,10 @@ class IdentityMode(Mode):
             chosen = fixed[lord.seat]
             seat_hero(lord, chosen, self.lord_bonus(len(players)))
             game.log(f"{lord.seat + 1}號位主公的武將是{chosen.name}（指定）")
+            offered = [chosen]
         else:
-            chosen = self._lord_choice(game, lord, free, rng)
-        rest = [h for h in free if h is not chosen]
+            chosen, offered = self._lord_choice(game, lord, free, rng)
+        rest = [h for h in free if h is not chosen and (self.unchosen_dealt_again or h not in offered)]
         rng.shuffle(rest)
         dealt = self._deal_others(rest, [p for p in others if p.seat not in fixed], len(pool), len(players))
         # every seat chooses before any choice is shown: the seats keep no hero until all have chosen
@@ -96,9 +100,9 @@ class IdentityMode(Mode):
             game.log_hidden(f"{picked}（候選：{'、'.join(h.name for h in dealt[p.seat])}）", picked, frozenset({p.seat}))
         game.skills.changed_skills()
 
-    def _lord_choice(self, game: Game, lord: Player, pool: list[Hero], rng: Dealer) -> Hero:
+    def _lord_choice(self, game: Game, lord: Player, pool: list[Hero], rng: Dealer) -> tuple[Hero, list[Hero]]:
         """The lord's hero, chosen from the ruleset's lords in the pool and the first random
-        others, seated and shown."""
+        others, seated and shown; and the heroes the lord was offered."""
         lords = self.ruleset.lords if self.ruleset is not None else ()
         lord_heroes = [h for key in lords for h in pool if h.key == key]
         rest = [h for h in pool if h.key not in lords]
@@ -110,7 +114,7 @@ class IdentityMode(Mode):
         seat_hero(lord, chosen, self.lord_bonus(len(game.players)))
         picked = f"{lord.seat + 1}號位主公選擇了{chosen.name}"  # the candidates are the chooser's to see
         game.log_hidden(f"{picked}（候選：{'、'.join(h.name for h in options)}）", picked, frozenset({lord.seat}))
-        return chosen
+        return chosen, options
 
     @staticmethod
     def _deal_others(rest: list[Hero], choosers: list[Player], pool: int, players: int) -> dict[int, list[Hero]]:

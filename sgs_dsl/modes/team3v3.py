@@ -124,7 +124,8 @@ class Team3v3Mode(Mode):
 
     def next_player(self, game: Game, player: Player) -> Player:
         """The current team action goes on while followers are left to play; otherwise the other
-        team acts, its leader choosing to play alone or to let every living follower play."""
+        team acts, its leader choosing to play alone or to let every living follower play, and
+        which of them plays first."""
         self.queue = [p for p in self.queue if p.alive]
         if self.queue:
             return self.queue.pop(0)
@@ -136,8 +137,12 @@ class Team3v3Mode(Mode):
         game.log(f"{TEAM_ZH[TEAMS[team]]}行動：{leader.label()}選擇{FOLLOWERS if followers_act else LEADER_ALONE}")
         if not followers_act:
             return leader
-        self.queue = followers[1:]
-        return followers[0]
+        first = followers[0]
+        if len(followers) > 1:  # the leader chooses which follower takes the first turn (seed 003)
+            first = game.ask(leader, "order", "選擇先行動的副將", [Option(p.label(), p) for p in followers],
+                             ACTION_ASKER).value
+        self.queue = [p for p in followers if p is not first]
+        return first
 
     # ------------------------------------------------------------ during the game
     def pivotal(self, player: Player) -> bool:

@@ -105,7 +105,8 @@ def deal(game: Game, ruling: Ruling) -> None:
         game.mode.choose_heroes(game, ruleset_heroes(library, ruling.ruleset), _PoolDealer(named))
     elif rules.heroes:
         wanted = {s.seat - 1: library.heroes[s.hero] for s in ruling.seats if s.hero}
-        game.mode.choose_heroes(game, ruleset_heroes(library, ruling.ruleset), _Dealer(game.players, wanted))
+        apart = not getattr(game.mode, "unchosen_dealt_again", True)  # the lord's candidates are dealt to no other
+        game.mode.choose_heroes(game, ruleset_heroes(library, ruling.ruleset), _Dealer(game.players, wanted, apart))
     game.add_line(game.mode.opening(game))
     for spec, p in zip(ruling.seats, game.players, strict=True):
         if not spec.hand_given:
@@ -123,6 +124,7 @@ class _Dealer:
 
     players: list[Player]
     wanted: dict[int, Any]  # seat -> the hero the ruling names for it
+    apart: bool = False  # the heroes the lord is offered are dealt to no other seat (campus)
     shuffles: int = 0
 
     def shuffle(self, heroes: list[Any]) -> None:
@@ -130,6 +132,9 @@ class _Dealer:
         lord = next(p for p in self.players if p.role == "lord")
         if self.shuffles == 1:
             slots = {0: self.wanted[lord.seat]} if lord.seat in self.wanted else {}
+            if self.apart:  # the others' heroes last: never among the lord's candidates
+                theirs = [h for seat, h in self.wanted.items() if seat != lord.seat]
+                heroes[:] = [h for h in heroes if h not in theirs] + [h for h in heroes if h in theirs]
         else:
             others = [p for p in self.players if p is not lord]
             each = per_seat(len(self.players))
