@@ -45,6 +45,9 @@ class SeatSpec:
     hand_given: bool = True  # `setup` deals a starting hand to the seats whose hand is left out
     piles: tuple[tuple[str, tuple[CardRef, ...]], ...] = ()  # (pile name, its cards)
     generals: tuple[str, str, str] | None = None  # 國戰: head, deputy, which are shown (none/head/deputy/both)
+    states: tuple[str, ...] = ()  # chained, turned: as the seat starts
+    marks: tuple[tuple[str, int], ...] = ()  # (mark name, count)
+    dead: bool = False  # dead before the ruling starts
 
 
 @attrs.frozen

@@ -252,6 +252,8 @@ class _Reader:
         gender, hero = "male", None
         zones: dict[str, tuple[CardRef, ...]] = {"hand": (), "equip": (), "judge": ()}
         piles: list[tuple[str, tuple[CardRef, ...]]] = []
+        states: list[str] = []
+        marks: list[tuple[str, int]] = []
         hp_node = None
         for a in attrs:
             if a.data == "hp":
@@ -265,13 +267,22 @@ class _Reader:
                 generals = self.generals(a)
             elif a.data == "pile":
                 piles.append((self.pile_name(a.children[0]), self.cards(a.children[1])))
-            else:
+            elif a.data == "seat_state":
+                states.append(str(a.children[0]))
+            elif a.data == "seat_mark":
+                marks.append((str(a.children[0]), int(a.children[1])))
+            elif a.data != "dead":
                 zones[a.data] = self.cards(a.children[0])
+        dead = any(a.data == "dead" for a in attrs)
+        if dead and (any(zones.values()) or piles or states or marks or hp_node is not None):
+            self.error(self.span(node), f"seat {expected} is dead but is given cards, hp, a state or a mark",
+                       "a dead seat's cards went to the discard pile at its death: list them in `discard [...]`")
         if hp_node is not None:
             self.check_hp(expected, hp, max_hp, hero, self.span(hp_node))
         self.check_zones(zones)
         return SeatSpec(expected, role, hp, max_hp, gender, hero, zones["hand"], zones["equip"], zones["judge"],
-                        self.span(node), any(a.data == "hand" for a in attrs), tuple(piles), generals)
+                        self.span(node), any(a.data == "hand" for a in attrs) or dead, tuple(piles), generals,
+                        tuple(states), tuple(marks), dead)
 
     def generals(self, node: Tree) -> tuple[str, str, str] | None:
         """`generals HEAD DEPUTY [shown WHICH]`: two generals of one kingdom, in either script."""

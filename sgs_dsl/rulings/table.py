@@ -57,6 +57,10 @@ def build_table(ruling: Ruling, library: Any, parts: Parts = DEFAULT_PARTS) -> t
         else:
             p.judge.append(card)
     for spec, p in zip(ruling.seats, players, strict=True):
+        p.chained, p.turned = "chained" in spec.states, "turned" in spec.states
+        p.marks.update(spec.marks)
+        if spec.dead:  # died before the ruling: out of the seat order, its role shown
+            p.alive = False
         if spec.generals is not None and not ruling.setup:  # 國戰: the generals as the table has them, no event
             head, deputy, shown = spec.generals
             mode.place_generals(game, p, library.generals[head], library.generals[deputy], shown)
