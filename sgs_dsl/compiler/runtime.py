@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sized
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 from ..core.defs import Ctx, Skill
 from ..core.model import PHASE_ZH, Card, Damage, Judge, Player, RulesError, Use, UsedCard
@@ -172,30 +172,46 @@ def provide(ctx: Ctx, card: Pattern, by: Player | None = None) -> bool:
     return real is not None
 
 
-def in_range(ctx: Ctx, a: Player, b: Player) -> bool:
+T = TypeVar("T")
+
+
+def _without(ctx: Ctx, without: Card | list[Card] | None, read: Callable[[], T]) -> T:
+    """A distance or a range read with `without:` equipped cards counted as gone (their range,
+    their distance: a cost that would discard them), as a converted card's are while it is used."""
+    if without is None:
+        return read()
+    game = ctx.game
+    outer: frozenset[int] = game.set_aside
+    cards = [without] if isinstance(without, Card) else list(without)
+    game.set_aside = outer | frozenset(c.uid for c in cards if c is not None)
+    try:
+        return read()
+    finally:
+        game.set_aside = outer
+
+
+def in_range(ctx: Ctx, a: Player, b: Player, without: Card | list[Card] | None = None) -> bool:
     # a card's target rule (`one other where in_range(user, it)`) asks for the card: a
     # `modify range(CARD) = unlimited` lifts it
     rule = ctx.vars.get("user") is a and ctx.vars.get("it") is b
-    within: bool = ctx.game.seats.in_range(a, b, ctx.vars.get("card") if rule else None)
-    return within
+    card = ctx.vars.get("card") if rule else None
+    return _without(ctx, without, lambda: bool(ctx.game.seats.in_range(a, b, card)))
 
 
 def opposite_gender(ctx: Ctx, a: Player, b: Player) -> bool:
     return bool(a.gender) and bool(b.gender) and a.gender != b.gender
 
 
-def distance(ctx: Ctx, a: Player, b: Player) -> int:
-    steps: int = ctx.game.seats.distance(a, b)
-    return steps
+def distance(ctx: Ctx, a: Player, b: Player, without: Card | list[Card] | None = None) -> int:
+    return _without(ctx, without, lambda: int(ctx.game.seats.distance(a, b)))
 
 
 def count(ctx: Ctx, items: Sized | None) -> int:
     return len(items) if items is not None else 0
 
 
-def attack_range(ctx: Ctx, player: Player) -> int:
-    reach: int = ctx.game.seats.attack_range(player)
-    return reach
+def attack_range(ctx: Ctx, player: Player, without: Card | list[Card] | None = None) -> int:
+    return _without(ctx, without, lambda: int(ctx.game.seats.attack_range(player)))
 
 
 def count_in_range(ctx: Ctx, player: Player) -> int:

@@ -329,13 +329,17 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("provide", (P("card", "pattern"),), {"by": ("player?", None)}, "bool",
             "in an `asked` window: count as having used or played the card asked for; `by:` another "
             "player plays out (打出) a real matching card for it (true when they did)", needs="asked"),
-    Builtin("in_range", (P("a", "player"), P("b", "player")), {}, "bool", "b is within a's attack range"),
+    Builtin("in_range", (P("a", "player"), P("b", "player")), {"without": ("card_or_cards", None)}, "bool",
+            "b is within a's attack range; `without:` as it would be with those equipped cards gone (a cost "
+            "that discards the weapon or horse giving the range)"),
     Builtin("opposite_gender", (P("a", "player"), P("b", "player")), {}, "bool",
             "a and b are of opposite genders (異性); a player with no gender (國戰: no general face up) is of none"),
-    Builtin("distance", (P("a", "player"), P("b", "player")), {}, "int", "the distance from a to b"),
+    Builtin("distance", (P("a", "player"), P("b", "player")), {"without": ("card_or_cards", None)}, "int",
+            "the distance from a to b; `without:` as it would be with those equipped cards gone"),
     Builtin("count", (P("items", "list"),), {}, "int", "how many items"),
-    Builtin("attack_range", (P("player", "player"),), {}, "int",
-            "the player's attack range: its weapon's range (1 without one) with its modifiers"),
+    Builtin("attack_range", (P("player", "player"),), {"without": ("card_or_cards", None)}, "int",
+            "the player's attack range: its weapon's range (1 without one) with its modifiers; `without:` as it "
+            "would be with those equipped cards gone"),
     Builtin("count_in_range", (P("player", "player"),), {}, "int", "how many players are in the player's attack range"),
     Builtin("uses_last_hand", (P("player", "player"), P("card", "card")), {}, "bool",
             "the card is made of all of the player's remaining hand cards"),
