@@ -258,3 +258,20 @@ def test_every_load_error_of_a_file_is_reported():
         parse_rulings(ruling_text("seat 1 lord hero 郭嘉 hp 4; seat 2 rebel hp 0; phase 1 play;"
                                   "expect { fired 奸; }"), "t.ruling")
     assert len(error.value.diagnostics) == 3
+
+
+STARTS = "  seat 1 lord hand [殺 ♠7];\n  seat 2 rebel chained turned mark 忍 2;\n  seat 3 loyalist dead;\n  seat 4 rebel;"
+
+
+def test_a_table_starts_seats_chained_turned_dead_or_marked():
+    body = STARTS + "\n  phase 1 play;\n  script { 1 uses 殺 ♠7 on 2; 1 ends; }"
+    holds(body, "seat 2 chained; seat 2 turned; seat 2 mark 忍 2; seat 3 dead; seat 2 hp 3;")
+    assert fails(body, "seat 2 not chained;").startswith("seat 2 is chained")
+    assert fails(body, "seat 3 alive;").startswith("seat 3 is dead")
+    # the dead seat is out of the game: nothing can be used on it
+    holds(STARTS + "\n  phase 1 play;\n  script { 1 cannot use 殺 ♠7 on 3; 1 ends; }", "seat 1 hand [殺 ♠7];")
+
+
+def test_a_dead_seat_given_cards_is_a_located_error():
+    found = diagnostic("  seat 1 lord;\n  seat 2 rebel dead hand [殺 ♠7];\n  turn 1;")
+    assert "seat 2 is dead but is given cards" in found.message and "discard [...]" in found.hint

@@ -65,7 +65,7 @@ def lose_hp(ctx: Ctx, player: Player, n: int) -> None:
 
 
 def discard(ctx: Ctx, player: Player, n: int, **kw: Any) -> bool:
-    discarded: bool = ctx.game.zones.discard_cards(player, n, kw["from"], kw["optional"], kw["keep"])
+    discarded: bool = ctx.game.zones.discard_cards(player, n, kw["from"], kw["optional"], kw["keep"], among=kw["among"])
     return discarded
 
 

@@ -297,8 +297,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("recover", (P("player", "player"), P("n", "int")), {}, "none", "the player recovers n hp"),
     Builtin("lose_hp", (P("player", "player"), P("n", "int")), {}, "none", "the player loses n hp"),
     Builtin("discard", (P("player", "player"), P("n", "int")),
-            {"from": ("zone", "hand"), "optional": ("bool", False), "keep": ("slot", "")}, "bool",
-            "the player discards n of their own cards; false if they cannot (or decline, when optional)"),
+            {"from": ("zone", "hand"), "optional": ("bool", False), "keep": ("slot", ""), "among": ("cards?", None)},
+            "bool", "the player discards n of their own cards (`among:` only of these); false if they cannot (or "
+            "decline, when optional)"),
     Builtin("throw", (P("card", "card_or_cards"),), {}, "none", "put a card (or a list of cards) into the discard pile"),
     Builtin("gain", (P("player", "player"), P("card", "card_or_cards")), {}, "none",
             "the player takes a card (or a list of cards) into hand"),

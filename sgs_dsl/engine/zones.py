@@ -237,11 +237,15 @@ class Zones:
         return picked
 
     def discard_cards(self, player: Player, n: int, zone: str = "hand", optional: bool = False,
-                      keep: str = "", asker: str | None = None, spare: list[Card] | None = None) -> bool:
-        """`player` discards n of their own cards from `zone`, never one of `spare`; False if
-        they cannot or decline. The text running asks, or `asker` (the discard phase)."""
+                      keep: str = "", asker: str | None = None, spare: list[Card] | None = None,
+                      among: list[Card] | None = None) -> bool:
+        """`player` discards n of their own cards from `zone` (only of `among`, when given),
+        never one of `spare`; False if they cannot or decline. The text running asks, or
+        `asker` (the discard phase)."""
         game = self.game
         pool = self.zone_cards(player, zone)
+        if among is not None:
+            pool = [c for c in pool if c in among]
         if spare:
             pool = [c for c in pool if c not in spare]
         if keep:
