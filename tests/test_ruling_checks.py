@@ -275,3 +275,9 @@ def test_a_table_starts_seats_chained_turned_dead_or_marked():
 def test_a_dead_seat_given_cards_is_a_located_error():
     found = diagnostic("  seat 1 lord;\n  seat 2 rebel dead hand [殺 ♠7];\n  turn 1;")
     assert "seat 2 is dead but is given cards" in found.message and "discard [...]" in found.hint
+
+
+def test_a_seat_is_checked_for_its_gender():
+    body = "  seat 1 lord female;\n  seat 2 rebel hero 貂蟬;\n  phase 1 finish;"
+    holds(body, "seat 1 gender female; seat 2 gender 女;")
+    assert fails(body, "seat 2 gender male;").startswith("seat 2 gender is female, expected male")

@@ -69,6 +69,8 @@ def _observed(game: Game, check: Check, player: Any, winner: str) -> tuple[Any, 
     if kind == "skills":
         have = [s.name for s in player.skills if game.mode.has_skill(player, s)]
         return sorted(have), sorted(value), f"seat {seat} skills"
+    if kind == "gender":
+        return player.gender or "none", value or "none", f"seat {seat} gender"
     if kind == "kingdom":
         return player.kingdom or "none", value or "none", f"seat {seat} kingdom"
     if kind == "shown":

@@ -32,6 +32,7 @@ WINNERS = tuple(dict.fromkeys([o for m in MODE_SPECS.values() for o in m.outcome
 SHOWN = {"none": "none", "head": "head", "deputy": "deputy", "both": "both", "主將": "head", "副將": "deputy"}
 KINGDOM_WORDS = {**{k: v for k, v in KINGDOMS.items() if v != "god"}, "careerist": "careerist", "野心家": "careerist",
                  "none": ""}
+GENDER_WORDS = {"male": "male", "female": "female", "男": "male", "女": "female", "none": ""}
 NATURES = ("normal", "fire", "thunder")
 # The answers a script gives (each names the seat asked first), and the claims it makes.
 ANSWER_STEPS = ("answer", "uses", "plays", "invokes", "declines", "picks", "chooses", "ends")
@@ -530,6 +531,9 @@ class _Reader:
                                                                int(c[2])), span)
         if kind == "fight":
             return Check("fight", self.seat_no(c[0], count), (self.seat_no(c[1], count), str(c[2])), span)
+        if kind == "gender":
+            word = self.word(c[1], GENDER_WORDS, "gender")
+            return Check("gender", self.seat_no(c[0], count), "" if word is None else word, span)
         if kind == "kingdom":
             word = self.word(c[1], KINGDOM_WORDS, "kingdom")
             return Check("kingdom", self.seat_no(c[0], count), "" if word is None else word, span)
