@@ -281,3 +281,12 @@ def test_a_seat_is_checked_for_its_gender():
     body = "  seat 1 lord female;\n  seat 2 rebel hero 貂蟬;\n  phase 1 finish;"
     holds(body, "seat 1 gender female; seat 2 gender 女;")
     assert fails(body, "seat 2 gender male;").startswith("seat 2 gender is female, expected male")
+
+
+def test_winner_and_loser_name_seats():
+    """A dead loyalist wins with the lord; the rebel killed loses."""
+    body = ("  seat 1 lord hand [殺 ♠7];\n  seat 2 rebel hp 1;\n  seat 3 loyalist dead;\n"
+            "  phase 1 play;\n  script { 1 uses 殺 ♠7 on 2; }")
+    holds(body, "winner lord; winner seat 1; winner seat 3; loser seat 2;")
+    assert fails(body, "winner seat 2;").startswith(
+        "seat 2 (winner lord) is not on the winning side, expected on the winning side")

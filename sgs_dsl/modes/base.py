@@ -261,6 +261,11 @@ class Mode:
     def sides(self, game: Game) -> tuple[str, ...]:
         return tuple(self.side(game, p) for p in game.players)
 
+    def seat_won(self, game: Game, player: Player, winner: str) -> bool:
+        """The seat is on the winning side of a game whose result is `winner` (a dead
+        loyalist wins with the lord)."""
+        return self.spec.seat_won(self.side(game, player), winner)
+
     def seat_heroes(self, game: Game, player: Player) -> tuple[str, ...]:
         """The hero cards the seat played, by key, for statistics (國戰: its two generals)."""
         return (player.hero_key or player.name,)

@@ -126,6 +126,10 @@ class IdentityMode(Mode):
                 raise ValueError(f"{pool} heroes are too few for {players} players")
         return {p.seat: rest[i * each:(i + 1) * each] for i, p in enumerate(choosers)}
 
+    def seat_won(self, game: Game, player: Player, winner: str) -> bool:
+        """A renegade's win is the survivor's alone (of two renegades, the one left)."""
+        return super().seat_won(game, player, winner) and (player.role != "renegade" or player.alive)
+
     def opening(self, game: Game) -> str:
         lord = next(p for p in game.players if p.role == "lord")
         return f"身份局 {len(game.players)}人：主公是{lord.label()}（體力上限{lord.max_hp}）"

@@ -69,6 +69,10 @@ def _observed(game: Game, check: Check, player: Any, winner: str) -> tuple[Any, 
     if kind == "skills":
         have = [s.name for s in player.skills if game.mode.has_skill(player, s)]
         return sorted(have), sorted(value), f"seat {seat} skills"
+    if kind == "won":
+        won = bool(winner) and winner != "none" and game.mode.seat_won(game, player, winner)
+        sides = {True: "on the winning side", False: "not on the winning side"}
+        return sides[won], sides[bool(value)], f"seat {seat} (winner {winner or 'none'})"
     if kind == "gender":
         return player.gender or "none", value or "none", f"seat {seat} gender"
     if kind == "kingdom":

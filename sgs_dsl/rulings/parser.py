@@ -531,6 +531,8 @@ class _Reader:
                                                                int(c[2])), span)
         if kind == "fight":
             return Check("fight", self.seat_no(c[0], count), (self.seat_no(c[1], count), str(c[2])), span)
+        if kind in ("winner_seat", "loser_seat"):
+            return Check("won", self.seat_no(c[0], count), kind == "winner_seat", span)
         if kind == "gender":
             word = self.word(c[1], GENDER_WORDS, "gender")
             return Check("gender", self.seat_no(c[0], count), "" if word is None else word, span)
