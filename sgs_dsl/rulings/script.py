@@ -73,8 +73,12 @@ def _conversion(value: Any) -> tuple[str, str] | None:
 
 
 def _active_skill(value: Any) -> str | None:
+    """The skill a play-phase option invokes: one's own action, or one another player's skill
+    attaches (黃天, 制霸: `invokes` names the skill)."""
     if isinstance(value, tuple) and len(value) == 2 and value[0] == "active":
         return value[1][0].key
+    if isinstance(value, tuple) and len(value) == 2 and value[0] == "attach":
+        return value[1][1].key
     return None
 
 
