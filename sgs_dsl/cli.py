@@ -1280,11 +1280,26 @@ def explain(name: str, as_json: bool, extra: tuple[Path, ...]) -> None:
 # --- rulings -------------------------------------------------------------------------------------
 
 
-def ruling_report(ruling: Any, result: Any) -> list[str]:
+WINDOW_LINE = "〔時機〕"
+
+
+def brief_trace(trace: list[str]) -> list[str]:
+    """The trace without the windows where nothing happened: a window line followed at once by
+    another window line, or ending the trace."""
+    kept = []
+    for i, line in enumerate(trace):
+        following = trace[i + 1] if i + 1 < len(trace) else ""
+        if WINDOW_LINE in line and (not following or WINDOW_LINE in following):
+            continue
+        kept.append(line)
+    return kept
+
+
+def ruling_report(ruling: Any, result: Any, brief: bool = False) -> list[str]:
     """What `sgs ruling` prints for one ruling: title, source, trace and result."""
     source = printable(ruling.source) if ruling.source else "(none)"
     out = [f"== {printable(ruling.title)} ==", f"source: {source}", ""]
-    out.extend(f"  {line}" for line in result.trace)
+    out.extend(f"  {line}" for line in (brief_trace(result.trace) if brief else result.trace))
     if result.trace:
         out.append("")
     if result.failures:
@@ -1299,8 +1314,9 @@ def ruling_report(ruling: Any, result: Any) -> list[str]:
 @click.argument("file", type=InputPath(dir_okay=False))
 @click.option("--name", "-n", "title", default=None, metavar="TITLE",
               help="Run only the ruling with this title, or every ruling whose title starts with it.")
+@click.option("--brief", is_flag=True, help="Leave out of the traces the windows where nothing happened.")
 @library_option
-def ruling(file: Path, title: str | None, extra: tuple[Path, ...]) -> None:
+def ruling(file: Path, title: str | None, brief: bool, extra: tuple[Path, ...]) -> None:
     """Run the rulings of a .ruling FILE; print each one's trace and whether it holds.
 
     \b
@@ -1326,7 +1342,7 @@ def ruling(file: Path, title: str | None, extra: tuple[Path, ...]) -> None:
         result = run_ruling(r, library)
         if i:
             _out("")
-        for line in ruling_report(r, result):
+        for line in ruling_report(r, result, brief):
             _out(line)
         failed += bool(result.failures)
     if len(rulings) != 1 or title is None:

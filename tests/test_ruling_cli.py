@@ -66,3 +66,11 @@ def test_a_failing_match_makes_the_run_fail(file):
     assert result.exit_code == 1
     assert titles_run(result.stdout) == ["R10 閃"]
     assert "seat 1 hp is 4, expected 3" in result.stdout
+
+
+def test_brief_leaves_out_the_windows_where_nothing_happened():
+    whole = CliRunner().invoke(main, ["ruling", "examples/rulings/basics.ruling"]).output.splitlines()
+    brief = CliRunner().invoke(main, ["ruling", "--brief", "examples/rulings/basics.ruling"]).output.splitlines()
+    assert sum("〔時機〕" in line for line in brief) < sum("〔時機〕" in line for line in whole)
+    assert not any("〔時機〕" in a and "〔時機〕" in b for a, b in zip(brief, brief[1:], strict=False))
+    assert [line for line in brief if "〔時機〕" not in line] == [line for line in whole if "〔時機〕" not in line]
