@@ -91,6 +91,9 @@ def skill(body: str, tags: str = "") -> str:
      "male"),
     ('  active { for n in [1, 2] { draw(you, n); } }\n', "", (2, 21), "`for` needs players, cards or text",
      ""),
+    ('  active { draw(you, recall(you, "化身.化身卡")); }\n', "", (2, 34), "unknown state '化身.化身卡'",
+     "did you mean '化身牌'?"),
+    ('  active { remember(you, "化身.化身牌", 1); }\n', "", (2, 36), "state '化身牌' holds strs, not int", ""),
 ])
 def test_bad_state_forms_are_located_with_a_hint(tmp_path, body, tags, where, message, hint):
     found = errors(tmp_path, skill(body, tags))

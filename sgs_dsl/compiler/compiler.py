@@ -97,6 +97,8 @@ class Compiler:
         self.general_calls: list[ast.Name] = []  # calls of effects on general cards (schema.Builtin.generals)
         # the skills whose text names a skill computed in play (any may be granted); "" for text outside any
         self.computed_skills: set[str] = set()
+        self.skill_states: dict[str, dict[str, state_check.State]] = {}  # skill key -> its states (SKILL.STATE)
+        self.compiling_package = ""
         self.granted: list[tuple[str, Any, str]] = []  # the skills and heroes text names, and the skill naming them
         # the states of the skill being compiled, names checked once the
         # library is complete, names set on a damage (`set damage.NAME = ...`)
@@ -327,6 +329,7 @@ class Compiler:
         package prints the same name) by everything that counts or remembers for it."""
         key = key or name
         outer, self.compiling_skill = self.compiling_skill, key
+        self.compiling_package = package
         try:
             skill = self._skill_body(key, ident, text, tags, members, span, states)
         finally:

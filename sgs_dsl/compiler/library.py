@@ -254,6 +254,9 @@ class _Builder:
                     and self.unique("skill id", d.id, f"{package}:{d.id.text.lower()}", package)):
                 found.append((d, package))
         shared = names.shared(d.name.text for d, _ in found)
+        for d, package in found:  # a skill may name another's state (SKILL.STATE), declared later too
+            key = names.key(package, d.name.text, shared)
+            self.c.skill_states[key] = state_check.declared(key, d.members)
         skills = []
         for d, package in found:
             tags = tuple(t.text for t in d.tags)

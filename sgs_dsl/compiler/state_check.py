@@ -71,6 +71,31 @@ def declare(c: Any, skill: str, members: Sequence[Any]) -> dict[str, State]:
     return states
 
 
+def declared(skill: str, members: Sequence[Any]) -> dict[str, State]:
+    """The well-formed states a skill declares, unchecked: what another skill may name."""
+    return {m.name.text: State(f"{skill}.{m.name.text}", m.type.text,
+                               m.until.text if m.until is not None else "game")
+            for m in members if isinstance(m, ast.StateDecl) and m.type.text in STATE_TYPES
+            and (m.until is None or m.until.text in SCOPES)}
+
+
+def _of_another_skill(c: Any, a: Any) -> State | None:
+    """`SKILL.STATE`: a state another skill declares (新生 adds to 化身's cards), read and
+    written as that skill's own; SKILL is read in the package of the text first."""
+    skill, dot, name = a.value.rpartition(".")
+    if not dot:
+        return None
+    keys = [k for k in c.skill_states if k == skill or k.rpartition(".")[2] == skill]
+    if len(keys) > 1:
+        keys = [k for k in keys if k == skill or k == f"{c.compiling_package}.{skill}"] or keys
+    if len(keys) != 1:
+        if keys:
+            c.error(a.span, f"'{skill}' names {len(keys)} skills: {', '.join(sorted(keys))}",
+                    f'write the one you mean with its package: "{sorted(keys)[0]}.{name}"')
+        return None
+    return c.skill_states[keys[0]].get(name)
+
+
 def check_tags(c: Any, tags: tuple[str, ...], members: Sequence[Any]) -> None:
     """A wake skill (覺醒技) or a locked skill (鎖定技) acts by itself: its triggers cannot be
     optional, it has no play-phase action, and (locked) no conversion the player chooses."""
@@ -131,7 +156,14 @@ def _state(c: Any, a: Any) -> Callable[[Ctx], Any]:
                 'e.g. `state 目標: player until turn;` and `recall(you, "目標")`')
         c.last_state = None
         return lambda ctx: State("", "int", "game")
-    state = states.get(a.value)
+    state = states.get(a.value) or _of_another_skill(c, a)
+    skill, dot, _ = a.value.rpartition(".")
+    theirs = next((v for k, v in c.skill_states.items() if dot and (k == skill or k.rpartition(".")[2] == skill)), None)
+    if state is None and theirs is not None:  # SKILL.STATE of a skill that declares others
+        hint = did_you_mean(a.value.rpartition(".")[2], theirs) or (
+            f"{skill} declares: {', '.join(theirs)}" if theirs else f"{skill} declares no state")
+        c.error(a.span, f"unknown state '{a.value}'", hint)
+        state = State("", "int", "game")
     if state is None:
         hint = did_you_mean(a.value, states) or (
             f"states of this skill: {', '.join(states)}" if states else
