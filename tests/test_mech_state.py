@@ -94,6 +94,10 @@ def skill(body: str, tags: str = "") -> str:
     ('  active { draw(you, recall(you, "化身.化身卡")); }\n', "", (2, 34), "unknown state '化身.化身卡'",
      "did you mean '化身牌'?"),
     ('  active { remember(you, "化身.化身牌", 1); }\n', "", (2, 36), "state '化身牌' holds strs, not int", ""),
+    ('  on damaged by damage.target when damage.target != you { draw(you, 1); }\n', "", (2, 24),
+     "`by` names the player asked whether the skill acts", "optional by PLAYER"),
+    ('  on damaged optional by damage.amount when damage.target != you { draw(you, 1); }\n', "", (2, 33),
+     "`by` needs a player, not int", "judge.player"),
 ])
 def test_bad_state_forms_are_located_with_a_hint(tmp_path, body, tags, where, message, hint):
     found = errors(tmp_path, skill(body, tags))

@@ -479,7 +479,20 @@ class Compiler:
                        "player is asked whether to", "drop `optional`: the record is kept whenever the condition "
                        "holds, and shows in no log line (only in a ruling's trace)")
         return TriggerDef(window, optional, cond, body, skill, m.span, each_point, each_card, guard=guard,
-                          bookkeeping=bookkeeping and not optional)
+                          bookkeeping=bookkeeping and not optional, by=self.asked_by(m, optional, scope))
+
+    def asked_by(self, m: ast.Trigger, optional: bool, scope: Scope) -> Fn | None:
+        """`optional by PLAYER`: the player the window is about decides whether the skill acts
+        (頌威: 該角色可以令你摸一張牌); checked in the scope the condition narrows."""
+        if m.by is None:
+            return None
+        if not optional:
+            self.error(m.by.span, "`by` names the player asked whether the skill acts: only an optional trigger asks",
+                       "write `optional by PLAYER`, or drop `by`")
+        fn, t = self.expr(m.by, soundness.narrowed(scope, soundness.not_none_paths(m.cond)))
+        if schema.base_type(t) != "player":
+            self.error(m.by.span, f"`by` needs a player, not {t}", "e.g. `optional by judge.player`")
+        return fn
 
     def modifier(self, m: ast.Modifier) -> ModifierDef | None:
         name = m.name.text

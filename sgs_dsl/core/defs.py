@@ -72,6 +72,7 @@ class TriggerDef:
     helper: bool = False  # a forced trigger of a skill invoked by choice: not a new invocation
     bookkeeping: bool = False  # forced, its body only records or reads state: not an invocation at all
     guard: tuple[Concern, ...] = ()  # what `cond` first asks of the window (compiler.guards)
+    by: Fn | None = None  # `optional by PLAYER`: the player asked, who invokes it (頌威), else the owner
 
 
 def mark_helpers(triggers: dict[str, list[TriggerDef]], chosen: bool) -> dict[str, tuple[TriggerDef, ...]]:

@@ -163,12 +163,18 @@ class Triggers:
             # a face-down general's skill asks to be shown, a locked one too (Q&A 7); keeping a
             # record is no invocation: it shows nothing
             waiting = game.mode.hides_skills and not trig.bookkeeping and game.mode.hidden(p, skill)
-            if (trig.optional or waiting) and not game.confirm(p, "是否發動？", INVOKE, NOT_INVOKE, skill.key):
-                game.log_skill(p, skill, f"{p.label()}不發動【{skill.name}】")
+            asked = p
+            if trig.by is not None:  # `optional by PLAYER`: that player decides
+                asked = trig.by(ctx)
+                if asked is None or not asked.alive:
+                    continue
+            if (trig.optional or waiting) and not game.confirm(asked, "是否發動？", INVOKE, NOT_INVOKE, skill.key):
+                whose = f"{p.label()}的" if asked is not p else ""
+                game.log_skill(p, skill, f"{asked.label()}不發動{whose}【{skill.name}】")
                 continue
             if waiting:
                 game.mode.on_invoke(game, p, skill)  # a face-down general is shown, then the skill acts
-            self._fire(p, skill, trig, ctx, self._times(trig, variables))
+            self._fire(p, skill, trig, ctx, self._times(trig, variables), asked)
             if game._listeners is not table and not leaving:  # a skill gained or lost: gather again
                 table = self.listeners()
                 remaining = self._gathered_again(p, window, remaining, done, table)
@@ -201,7 +207,8 @@ class Triggers:
             return damage.amount if damage is not None else abs(variables["change"].delta)
         return 1
 
-    def _fire(self, p: Player, skill: Skill, trig: TriggerDef, ctx: Ctx, times: int) -> None:
+    def _fire(self, p: Player, skill: Skill, trig: TriggerDef, ctx: Ctx, times: int,
+              asked: Player | None = None) -> None:
         game = self.game
         budget = game.budget
         if not trig.bookkeeping:  # limited and wake skills fire once a game; keeping a record spends nothing
@@ -212,14 +219,14 @@ class Triggers:
             times = len(views)
         for i in range(times):
             if i and (not p.alive or (trig.optional and not game.confirm(
-                    p, "是否再次發動？", INVOKE, NOT_INVOKE, skill.key))):
+                    asked or p, "是否再次發動？", INVOKE, NOT_INVOKE, skill.key))):
                 break
             if views:  # each firing hears one card of the move
                 ctx.vars["move"] = views[i]
             budget.steps -= 1  # a firing costs a step even when its body is empty
             if budget.steps < 0:
                 budget.ran_out(trig.span)
-            self._log_firing(p, skill, trig)
+            self._log_firing(p, skill, trig, asked)
             # a record kept is no invocation, and a helper carries out an earlier one: neither is counted
             if not trig.bookkeeping and (skill.rule or not trig.helper):
                 game.fired[skill.key] = game.fired.get(skill.key, 0) + 1
@@ -232,14 +239,17 @@ class Triggers:
             finally:
                 budget.firing = outer
 
-    def _log_firing(self, p: Player, skill: Skill, trig: TriggerDef) -> None:
+    def _log_firing(self, p: Player, skill: Skill, trig: TriggerDef, asked: Player | None = None) -> None:
         game = self.game
         if trig.bookkeeping:  # the players see nothing; a ruling's trace shows the record kept
             if game.tracing:
                 game.trace(f"  〔記錄〕{p.label()}的【{skill.name}】")
             return
         if not skill.rule:
-            game.log_skill(p, skill, f"{p.label()}的【{skill.name}】生效" if trig.helper else f"{p.label()}發動【{skill.name}】")
+            if asked is not None and asked is not p:  # another player invokes the owner's skill (頌威)
+                game.log_skill(p, skill, f"{asked.label()}發動{p.label()}的【{skill.name}】")
+            else:
+                game.log_skill(p, skill, f"{p.label()}的【{skill.name}】生效" if trig.helper else f"{p.label()}發動【{skill.name}】")
             return
         # a card's rule is not a skill anyone invokes: it takes effect, once on a use of a
         # card however many windows of that use it acts in (酒: the 殺's use and its damage)

@@ -276,6 +276,7 @@ class Trigger:
     body: tuple[Stmt, ...]
     span: Span
     also: tuple[Name, ...] = ()  # more windows sharing the body: `on damaged, caused_damage { ... }`
+    by: Expr | None = None  # `optional by PLAYER`: who is asked and invokes it
 
 
 @attrs.frozen

@@ -488,8 +488,11 @@ class _ToAst(Transformer_NonRecursive):
 
     def trigger(self, meta, c):
         n = next(i for i, x in enumerate(c) if not isinstance(x, Token))  # the windows, then the tags
-        windows, (tags, cond, *body) = [self._name(w) for w in c[:n]], c[n:]
-        return ast.Trigger(windows[0], tags, cond, tuple(body), self._s(meta), tuple(windows[1:]))
+        windows, (tags, by, cond, *body) = [self._name(w) for w in c[:n]], c[n:]
+        return ast.Trigger(windows[0], tags, cond, tuple(body), self._s(meta), tuple(windows[1:]), by)
+
+    def by(self, meta, c):
+        return c[0]
 
     # ---- procedures and definitions
     def procedure_def(self, meta, c):
