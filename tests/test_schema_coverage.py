@@ -60,9 +60,9 @@ def measure(monkeypatch: pytest.MonkeyPatch, ruling_library: list[Path]) -> Coun
             monkeypatch.setitem(fields, field, (ftype, _counting(counts, f"field {base}.{field}", getter)))
 
     class Counted(Triggers):
-        def _fire(self, p, skill, trig, ctx, times):
+        def _fire(self, p, skill, trig, ctx, times, asked=None):
             counts[f"window {trig.window}"] += 1
-            return super()._fire(p, skill, trig, ctx, times)
+            return super()._fire(p, skill, trig, ctx, times, asked)
 
     parts = attrs.evolve(DEFAULT_PARTS, triggers=Counted)
     library = build(library_files() + ruling_library)  # not the cached one: this one counts
