@@ -206,3 +206,25 @@ def test_the_discard_phase_keeps_a_hand_limit_set_to_a_number(set_library):
     game.zones.draw(me, 6)
     game.turn._phase_discard(me, Phase("discard", me))
     assert len(me.hand) == 2  # the limit is 2, not hp 4 + 2
+
+
+def test_range_and_distance_read_without_equipped_cards(tmp_path):
+    """`without:` reads a range or a distance as if those equipped cards were gone: the weapon
+    gives no range, the -1 horse no distance; nothing really moves."""
+    text = ('skill 測離 celi "測試" {\n  active {\n'
+            '    mark(you, "無劍範圍", attack_range(you, without: you.weapon));\n'
+            '    let t = others(you)[2];\n    if t == none { stop; }\n'
+            '    mark(you, "無馬距離", distance(you, t, without: cards_of(you, horses)));\n'
+            '    mark(you, "距離", distance(you, t));\n    draw(you, marks(you, "無劍範圍"));\n  }\n}\n'
+            'hero 測將 cejiang { kingdom 魏; gender male; hp 4; skills 測離; }\n')
+    path = tmp_path / "without.sgs"
+    path.write_text(text, encoding="utf-8")
+    library = load_library([path])
+    game = make_table(library, seats=[dict(role="lord", hero="測將", equips=["青釭劍 ♠6", "赤兔 ♥5"]),
+                                      dict(), dict(), dict(), dict()])
+    p = game.players[0]
+    act = library.skills["測離"].actives[0]
+    game.hp.run_block(act.body, Ctx(game, {"you": p}), "測離")
+    # range 1 without 青釭劍 (2 with it); seat 3 is 2 away without 赤兔, 1 with it
+    assert (p.marks["無劍範圍"], p.marks["無馬距離"], p.marks["距離"]) == (1, 2, 1)
+    assert game.seats.attack_range(p) == 2 and not game.set_aside
