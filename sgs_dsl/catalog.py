@@ -120,9 +120,9 @@ def _keys(library: Any) -> dict[str, list[Found]]:
     for skill in library.skills.values():  # 空城 also finds 空城·國, its 國戰 wording
         if "·" in skill.name:
             add(skill.name.split("·")[0], Found("skill", skill))
-    for card in library.cards.values():
-        add(card.name, Found("card", card))
-        add(card.id, Found("card", card))
+    for card in library.cards.values():  # by its name, its id, and either with its package
+        for spelling in (card.name, card.id, qualified(card), f"{card.package}.{card.id}"):
+            add(spelling, Found("card", card))
     for hero in [*library.heroes.values(), *library.generals.values()]:  # 國戰 generals too
         add(hero.name, Found("hero", hero))
         add(hero.id, Found("hero", hero))
@@ -244,6 +244,8 @@ def card_info(card: Any, library: Any) -> dict[str, Any]:
         "kind": "card",
         "name": card.name,
         "id": card.id,
+        "package": card.package,
+        "qualified": qualified(card),
         "type": card.type,
         "text": card.text,
         "source": where(card.span),

@@ -17,7 +17,7 @@ def test_every_pattern_word_reads_a_card_as_its_printed_view() -> None:
         view = UsedCard.of(card)
         for word, test in schema.PATTERN_WORDS.items():
             assert test(card) == test(view), (word, card.label())
-        assert card.kind.is_a(card.kind.name) and view.kind is card.kind
+        assert card.kind.is_a(card.kind.key) and view.kind is card.kind
 
 
 def test_a_real_card_has_one_probe_a_game_and_a_use_its_own_view() -> None:

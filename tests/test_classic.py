@@ -50,10 +50,12 @@ def test_classic_deals_the_old_card_with_the_same_faces() -> None:
     standard = runner.invoke(main, ["cards", "--ruleset", "standard", "--json"]).output
     import json
 
-    old = [(c["suit"], c["rank"]) for c in json.loads(classic) if c["name"] == "樂不思蜀·舊"]
-    new = [(c["suit"], c["rank"]) for c in json.loads(standard) if c["name"] == "樂不思蜀"]
+    # the older printing keeps the printed name: the two editions differ by package (and id)
+    old = [(c["suit"], c["rank"]) for c in json.loads(classic) if c["id"] == "lebu_sishu_jiu"]
+    new = [(c["suit"], c["rank"]) for c in json.loads(standard) if c["id"] == "lebu_sishu"]
     assert old == new and len(old) == 3
-    assert not any(c["name"] == "樂不思蜀" for c in json.loads(classic))
+    assert not any(c["id"] == "lebu_sishu" for c in json.loads(classic))
+    assert {c["name"] for c in json.loads(classic) if c["id"] == "lebu_sishu_jiu"} == {"樂不思蜀"}
     assert len(json.loads(classic)) == 104  # seed 004: 遊戲牌104張
 
 
@@ -64,8 +66,8 @@ def test_sgs_rulesets_describes_classic() -> None:
 
 
 def test_an_unknown_variant_is_a_located_error(tmp_path: Path) -> None:
-    found = _errors(tmp_path, "variants 樂不思屬·舊;")
-    assert found and found[0].span.line == 4 and "unknown card '樂不思屬·舊'" in found[0].message
+    found = _errors(tmp_path, "variants classic.樂不思屬;")
+    assert found and found[0].span.line == 4 and "unknown card 'classic.樂不思屬'" in found[0].message
 
 
 def test_a_variant_must_say_which_card_it_replaces(tmp_path: Path) -> None:
@@ -83,13 +85,14 @@ def test_a_variant_of_another_type_is_refused(tmp_path: Path) -> None:
 
 def test_two_variants_of_one_card_are_refused(tmp_path: Path) -> None:
     card = 'card 樂二 le_er delayed "測試" {\n  like 樂不思蜀;\n}\n'
-    found = _errors(tmp_path, "variants 樂不思蜀·舊, 樂二;", card)
+    found = _errors(tmp_path, "variants classic.樂不思蜀, 樂二;", card)
     assert found and "'樂不思蜀' is given two variants" in found[0].message
-    assert (found[0].span.line, found[0].span.column) == (7, 20)  # at the second one
+    assert (found[0].span.line, found[0].span.column) == (7, 26)  # at the second one
+    assert "classic.樂不思蜀" in found[0].hint
 
 
 def test_a_variant_of_a_card_the_decks_do_not_deal_is_refused(tmp_path: Path) -> None:
-    found = _errors(tmp_path, "variants 樂不思蜀·舊;", decks="ex")
+    found = _errors(tmp_path, "variants classic.樂不思蜀;", decks="ex")
     assert found and "deal no '樂不思蜀'" in found[0].message
 
 
@@ -100,4 +103,11 @@ def test_an_unknown_role_table_is_a_located_error(tmp_path: Path) -> None:
 
 
 def test_a_well_formed_variant_ruleset_loads(tmp_path: Path) -> None:
-    assert _errors(tmp_path, "variants 樂不思蜀·舊;") == []
+    assert _errors(tmp_path, "variants classic.樂不思蜀;") == []
+
+
+def test_a_bare_name_outside_the_older_printing_s_package_reads_the_dealt_card(tmp_path: Path) -> None:
+    """Two editions print 樂不思蜀: outside package classic a bare name means the one a deck
+    deals (standard's), which is no variant of another card."""
+    found = _errors(tmp_path, "variants 樂不思蜀;")
+    assert found and "'樂不思蜀' is not a variant of another card" in found[0].message

@@ -145,3 +145,94 @@ def test_a_ruling_seats_a_remade_hero_by_its_qualified_name(tmp_path: Path) -> N
     ruling.write_text(bare, encoding="utf-8")
     result = CliRunner().invoke(main, ["ruling", "-L", str(remake), str(ruling)])
     assert result.exit_code != 0 and "'貂蟬' names 2 definitions: remake.貂蟬, standard.貂蟬" in result.output
+
+
+def test_two_editions_of_a_card_keep_their_printed_name() -> None:
+    """Seed 004's older 樂不思蜀 is package classic's: the same printed name as standard's."""
+    library = load_library()
+    both = [k for k in library.cards.values() if k.name == "樂不思蜀"]
+    assert sorted(k.key for k in both) == ["classic.樂不思蜀", "standard.樂不思蜀"]
+    assert library.cards.find("樂不思蜀") == [library.cards["standard.樂不思蜀"]]  # the original
+    assert library.cards["樂不思蜀"] is library.cards["standard.樂不思蜀"]
+    old, new = library.cards["classic.樂不思蜀"], library.cards["standard.樂不思蜀"]
+    assert old.like is new and old.name == new.name == "樂不思蜀"
+    assert old.is_a("standard.樂不思蜀") and not new.is_a("classic.樂不思蜀")
+    assert library.cards["lebu_sishu_jiu"] is old  # an id only one package uses names one card
+    # every deck reads the bare name as the card decks deal, never the older printing
+    assert all(k is not old for deck in library.decks.values() for k, _, _ in deck)
+
+
+# a package with its own edition of 殺, a deck that deals it and a ruleset that plays it
+EDITION = ('card 殺 sha basic "測試：重製的殺" {\n  like standard.殺;\n}\n'
+           'deck remake "重製牌堆" {\n  殺 ♠A ♠2;\n  閃 ♦2 ♦3;\n  桃 ♥3;\n}\n'
+           'ruleset remake_rules "重製" { mode identity; decks remake; heroes standard; }\n')
+
+
+def test_a_package_s_deck_and_card_are_read_in_it_first(tmp_path: Path) -> None:
+    path = tmp_path / "remake.sgs"
+    path.write_text(EDITION, encoding="utf-8")
+    assert check_paths([path]) == []
+    library = build([*library_files(), path])
+    assert library.ruleset("remake_rules").decks == ("remake",)
+    dealt = {(k.key, k.name) for k, _, _ in library.deck_list("remake_rules")}
+    assert dealt == {("remake.殺", "殺"), ("閃", "閃"), ("桃", "桃")}
+    # the built-in heroes still mean the built-in 殺: 武聖 makes standard's
+    wusheng = next(va for va in library.skills["武聖"].view_as)
+    assert wusheng.kind_name == "standard.殺"
+    # the printed name in play: a card of the edition shows as 【殺】
+    edition = [c for c in library.dealt_cards("remake_rules") if c.kind.package == "remake"]
+    assert [c.label() for c in edition] == ["【殺】♠A", "【殺】♠2"]
+    # text outside both packages means the original: the edition says it is one (`like`)
+    mine = tmp_path / "mine.sgs"
+    mine.write_text('skill 試殺 shisha "測試" {\n  view_as 殺 from 1 red in hand;\n}\n', encoding="utf-8")
+    assert check_paths([path, mine]) == []
+    assert build([*library_files(), path, mine]).skills["試殺"].view_as[0].kind_name == "standard.殺"
+
+
+def test_a_name_two_unrelated_cards_print_is_ambiguous_where_neither_is_its_own(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.sgs").write_text(
+            f'card 試牌 shipai_{name} trick "測試" {{\n  use play: self;\n  effect {{ draw(user, 1); }}\n}}\n'
+            f'deck deck_{name} "測試" {{\n  試牌 ♠A;\n}}\n', encoding="utf-8")
+    mine = tmp_path / "mine.sgs"
+    mine.write_text('skill 試殺 shisha "測試" {\n  view_as 試牌 from 1 red in hand;\n}\n', encoding="utf-8")
+    files = [tmp_path / "a.sgs", tmp_path / "b.sgs", mine]
+    found = check_paths(files)
+    assert len(found) == 1, [d.render() for d in found]
+    assert "'試牌' names 2 definitions: a.試牌, b.試牌" in found[0].message
+    assert (found[0].span.file, found[0].span.line, found[0].span.column) == (str(mine), 2, 11)
+    assert "a.試牌" in found[0].hint
+    mine.write_text(mine.read_text(encoding="utf-8").replace("view_as 試牌", "view_as b.試牌")
+                    + 'skill 試用 shiyong "測試" {\n  on using when use.card is a.試牌 {\n'
+                    + '    use_virtual(you, b.試牌);\n    let named = declare(you, [a.試牌, 殺]);\n  }\n}\n'
+                    + 'deck mine "測試" {\n  a.試牌 ♠3;\n}\n', encoding="utf-8")
+    assert check_paths(files) == []
+    library = build([*library_files(), *files])
+    assert library.skills["試殺"].view_as[0].kind_name == "b.試牌"
+    assert [k.key for k, _, _ in library.decks["mine"]] == ["a.試牌"]
+
+
+def test_a_ruleset_reads_a_deck_name_in_its_package_then_its_hero_packages(tmp_path: Path) -> None:
+    """Packages a and b both define a deck `mix`: a's ruleset deals a's, a ruleset playing b's
+    heroes deals b's, and one of a third package playing neither's heroes must say which."""
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.sgs").write_text(
+            f'deck mix "{name}" {{\n  閃 ♦2;\n}}\n'
+            f'hero 試將{name} shijiang_{name} {{ kingdom 群; gender male; hp 4; skills 閉月; }}\n', encoding="utf-8")
+    with (tmp_path / "a.sgs").open("a", encoding="utf-8") as a:
+        a.write('ruleset a_rules { mode identity; decks mix, standard; heroes standard; }\n')
+    (tmp_path / "d.sgs").write_text('ruleset b_rules { mode identity; decks mix, standard; heroes b; }\n', encoding="utf-8")
+    other = tmp_path / "c.sgs"
+    rules = 'ruleset c_rules {{ mode identity; decks {deck}, standard; heroes standard; }}\n'
+    other.write_text(rules.format(deck="mix"), encoding="utf-8")
+    files = [tmp_path / "a.sgs", tmp_path / "b.sgs", tmp_path / "d.sgs", other]
+    found = check_paths(files)
+    assert len(found) == 1, [d.render() for d in found]
+    assert "'mix' names 2 definitions: a.mix, b.mix" in found[0].message
+    assert (found[0].span.file, found[0].span.line) == (str(other), 1) and "a.mix" in found[0].hint
+    other.write_text(rules.format(deck="b.mix"), encoding="utf-8")
+    assert check_paths(files) == []
+    library = build([*library_files(), *files])
+    assert library.ruleset("a_rules").decks[0] == "a.mix"  # its own package's
+    assert library.ruleset("b_rules").decks[0] == "b.mix"  # the package it plays heroes from
+    assert library.ruleset("c_rules").decks[0] == "b.mix"

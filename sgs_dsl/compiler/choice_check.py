@@ -9,7 +9,6 @@ from typing import Any
 
 from ..syntax import ast
 from ..syntax.diagnostics import did_you_mean
-from ..syntax.names import normalize
 
 ARG_TYPES = ("labels", "offers", "card_names")
 BARE = ("是", "否")  # answers that do not say what they do
@@ -49,15 +48,17 @@ def _labels(c: Any, a: ast.ListLit) -> Callable[[Any], Any]:
 def _card_names(c: Any, a: ast.ListLit) -> Callable[[Any], Any]:
     names: list[str] = []
     for item in a.items:
-        text = item.name if isinstance(item, ast.Var) else None
-        kind = c.cards.get(normalize(text)) or c.cards.get(text.lower()) if text else None
-        if kind is None:
-            c.error(item.span, f"unknown card '{text}'" if text else "expected a card name here",
-                    (did_you_mean(text, c.card_names()) if text else "") or "write the names of cards of the library")
+        if isinstance(item, ast.Field) and isinstance(item.obj, ast.Var):  # standard.殺: with its package
+            item = ast.Var(f"{item.obj.name}.{item.name}", item.span)
+        if not isinstance(item, ast.Var):
+            c.error(item.span, "expected a card name here", "write the names of cards of the library")
             continue
+        kind = c.card_kind(item.name, item.span)
+        if kind is None:
+            continue  # reported
         if kind.name in names:
             c.error(item.span, f"the card name '{kind.name}' is offered twice", "name each card once")
-        names.append(kind.name)
+        names.append(kind.name)  # a declaration is compared with printed names (`card.name`)
     return lambda ctx: list(names)
 
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
 
+from ..core import names
 from ..core.defs import (
     ActiveDef,
     AttachDef,
@@ -79,8 +81,10 @@ class TooManyErrors(Exception):
 class Compiler:
     """Compiles definitions against a table of card kinds; collects diagnostics."""
 
-    def __init__(self, cards: dict[str, CardKind], lines_of: Callable[[str], tuple[str, ...]]):
-        self.cards = cards  # normalized name or id -> kind
+    def __init__(self, cards: names.Definitions[CardKind], lines_of: Callable[[str], tuple[str, ...]]):
+        self.cards = cards  # by key; `find_card` reads a name as the text that writes it means it
+        # package -> the card packages whose decks the rulesets that play it deal (library.card_scopes)
+        self.card_scopes: dict[str, frozenset[str]] = {}
         self.lines_of = lines_of
         self.diagnostics: list[Diagnostic] = []
         self.warnings: list[Diagnostic] = []  # text that loads but looks like a slip (misreads)
@@ -138,11 +142,34 @@ class Compiler:
         source = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
         self.warnings.append(Diagnostic(span, message, hint, source, "warning"))
 
-    def card_kind(self, name: str, span: Span) -> CardKind | None:
-        kind = self.cards.get(normalize(name)) or self.cards.get(name.lower())
-        if kind is None:
-            self.error(span, f"unknown card '{name}'", did_you_mean(name, self.card_names()))
-        return kind
+    def cards_named(self, name: str, span: Span) -> list[CardKind]:
+        """The cards a name written at `span` may mean: its package's own first, then those
+        the rulesets that play its package deal; of editions of one card (each `like` it),
+        the original. Past those, a name two cards print is ambiguous (core/names.py)."""
+        package = Path(span.file).stem
+        return self.cards.find(name, package, self.card_scopes.get(package, ()))
+
+    def find_card(self, name: str, span: Span) -> CardKind | None:
+        """The one card a name means where it is written, else None (nothing reported)."""
+        matches = self.cards_named(name, span)
+        return matches[0] if len(matches) == 1 else None
+
+    def card_kind(self, name: str, span: Span, what: str = "card") -> CardKind | None:
+        """The one card a name means where it is written; an unknown or ambiguous name is reported."""
+        matches = self.cards_named(name, span)
+        if len(matches) > 1:
+            self.error(span, *names.ambiguity(name, matches))
+        elif not matches:
+            self.error(span, f"unknown {what} '{name}'", did_you_mean(name, self.card_names()))
+        return matches[0] if len(matches) == 1 else None
+
+    def link_likes(self, nodes: Sequence[tuple[ast.CardDef, CardKind]]) -> None:
+        """Every card's `like`, before any text is compiled: a name two editions of a card
+        print is read by which edition is the original (cards_named)."""
+        for node, kind in nodes:
+            for m in node.members:
+                if isinstance(m, ast.Prop) and m.name.text == "like":
+                    self.card_prop(m, kind)
 
     def _like_top(self, kind: CardKind) -> CardKind:
         """The card at the top of kind's chain of `like`s so far (a union-find with path
@@ -156,7 +183,7 @@ class Compiler:
         return kind
 
     def card_names(self) -> list[str]:
-        return sorted({k.name for k in self.cards.values()} | {k.id for k in self.cards.values()})
+        return self.cards.names()
 
     # ------------------------------------------------------------ cards
     def compile_card(self, node: ast.CardDef, kind: CardKind) -> None:
@@ -173,7 +200,7 @@ class Compiler:
         skill_members: list[ast.Member] = []
         answering = any(isinstance(m, ast.UseClause) and m.context.text in ("respond", "counter") for m in node.members)
         # the values a card remembers (`state`) are its rule's and its blocks' alike
-        states = state_check.declare(self, kind.name, node.members)
+        states = state_check.declare(self, kind.key, node.members)
         self.states = states
         for m in node.members:
             if isinstance(m, ast.Prop) and m.name.text == "pile":
@@ -181,7 +208,8 @@ class Compiler:
             elif isinstance(m, ast.StateDecl):
                 skill_members.append(m)
             elif isinstance(m, ast.Prop):
-                self.card_prop(m, kind)
+                if m.name.text != "like":  # read before any card's text (link_likes)
+                    self.card_prop(m, kind)
             elif isinstance(m, ast.UseClause):
                 mode = self.use_clause(m)
                 if mode is not None:
@@ -219,8 +247,9 @@ class Compiler:
                                "a basic card or trick may carry triggers, states and piles: rules every player follows")
             skill_members = [m for m in skill_members if isinstance(m, (ast.Trigger, ast.StateDecl, ast.Prop))]
         if any(isinstance(m, ast.Trigger) for m in skill_members) or (kind.is_equip and skill_members):
-            kind.skill = self.skill_body(kind.name, kind.id, kind.text, (), skill_members, node.span, states)
-            kind.skill.from_card = kind.name
+            kind.skill = self.skill_body(kind.name, kind.id, kind.text, (), skill_members, node.span, states,
+                                         key=kind.key, package=kind.package)
+            kind.skill.from_card = kind.key
             if kind.is_equip:
                 kind.skill.slot = kind.type  # works while the card is equipped
             else:
@@ -586,13 +615,14 @@ class Compiler:
                 elif atom.text in schema.PATTERN_WORDS:
                     tests.append(schema.PATTERN_WORDS[atom.text])
                 else:
-                    kind = self.cards.get(normalize(atom.text)) or self.cards.get(atom.text.lower())
-                    if kind is None:
-                        self.error(atom.span, f"unknown card or pattern word '{atom.text}'",
-                                   did_you_mean(atom.text, self.card_names() + list(schema.PATTERN_WORDS))
-                                   or "patterns: a card name, a suit, " + ", ".join(schema.PATTERN_WORDS))
+                    matches = self.cards_named(atom.text, atom.span)
+                    if len(matches) != 1:
+                        self.error(atom.span, *names.ambiguity(atom.text, matches)) if matches else self.error(
+                            atom.span, f"unknown card or pattern word '{atom.text}'",
+                            did_you_mean(atom.text, self.card_names() + list(schema.PATTERN_WORDS))
+                            or "patterns: a card name, a suit, " + ", ".join(schema.PATTERN_WORDS))
                         continue
-                    tests.append(_kind_is(kind.name))
+                    tests.append(_kind_is(matches[0].key))
             alternatives.append(tuple(tests))
         return _matcher(tuple(alternatives))
 
@@ -601,9 +631,9 @@ class Compiler:
         for term in p.alternatives:
             for atom in term:
                 if atom.kind == "name" and atom.text not in schema.PATTERN_WORDS:
-                    kind = self.cards.get(normalize(atom.text)) or self.cards.get(atom.text.lower())
+                    kind = self.find_card(atom.text, atom.span)
                     if kind is not None:
-                        return kind.name
+                        return kind.key
         return None
 
     # ------------------------------------------------------------ statements
@@ -818,7 +848,7 @@ class Compiler:
             return
         hint = did_you_mean(name, scope.names())
         if not hint:
-            if self.cards.get(normalize(name)) is not None:
+            if self.cards_named(name, span):
                 hint = "a card name is not a value here; test a card with `is`, e.g. `card is " + name + "`"
             else:
                 hint = "variables here: " + ", ".join(sorted(set(scope.names())))
@@ -1107,11 +1137,13 @@ class Compiler:
         if ptype in choice_check.ARG_TYPES:  # labels, offers, card names written out
             return choice_check.argument(self, a, ptype, scope)
         if ptype in ("pattern", "virtual_card"):
+            if isinstance(a, ast.Field) and isinstance(a.obj, ast.Var) and scope.lookup(a.obj.name) is None:
+                a = ast.Var(f"{a.obj.name}.{a.name}", a.span)  # standard.殺: a card with its package
             if not isinstance(a, ast.Var):
                 self.error(a.span, "expected a card name here")
                 return const((lambda c: False, None))
             pattern = ast.Pattern(((ast.PatAtom("name", a.name, a.span),),), a.span)
-            kind = self.cards.get(normalize(a.name)) or self.cards.get(a.name.lower())
+            kind = self.find_card(a.name, a.span)
             if ptype == "virtual_card" and kind is not None and (kind.is_equip or kind.type == "delayed"):
                 self.error(a.span, f"'{kind.name}' cannot be used as a virtual card: an equipment or a "
                            "delayed trick is placed as a real card", "use a basic card or an instant trick here")
@@ -1261,8 +1293,8 @@ def _suit_is(suit: str) -> CardTest:
     return lambda c: c.suit == suit
 
 
-def _kind_is(name: str) -> CardTest:
-    return lambda c: c.kind.is_a(name)
+def _kind_is(key: str) -> CardTest:
+    return lambda c: c.kind.is_a(key)
 
 
 def _matcher(alts: tuple[tuple[CardTest, ...], ...]) -> CardTest:

@@ -8,7 +8,6 @@ from typing import Any
 from ..core.defs import EquippedDef, FilterDef
 from ..syntax import ast
 from ..syntax.diagnostics import did_you_mean
-from ..syntax.names import normalize
 from . import schema
 
 FILTER_USAGE = "`filter ♠ as ♥;` (a suit) or `filter CARD as CARD;` (a card name)"
@@ -22,13 +21,13 @@ def filter_def(c: Any, m: ast.FilterSkill, skill: str) -> FilterDef | None:
     suit = target.text if target.kind == "suit" else schema.SUIT_WORDS.get(target.text)
     kind_name = None
     if suit is None:
-        kind = c.cards.get(normalize(target.text)) or c.cards.get(target.text.lower())
+        kind = c.find_card(target.text, target.span)
         if kind is None:
             words = c.card_names() + list(schema.SUIT_WORDS)
             c.error(target.span, f"a filter makes cards count as one suit or one card, not '{target.text}'",
                     did_you_mean(target.text, words) or FILTER_USAGE)
             return None
-        kind_name = kind.name
+        kind_name = kind.key
     cond = c.expr_bool(m.cond, Scope({"you": "player", "card": "card"})) if m.cond is not None else None
     return FilterDef(c.pattern(m.pattern), suit, kind_name, cond, skill)
 
@@ -46,4 +45,4 @@ def equipped_def(c: Any, m: ast.Equipped) -> EquippedDef | None:
         c.error(m.card.span, f"'{kind.name}' carries no skill: being treated as equipped with it does nothing",
                 "name an equipment whose text has a trigger, modifier or view_as")
         return None
-    return EquippedDef(kind.name)
+    return EquippedDef(kind.key)

@@ -69,10 +69,20 @@ class General:
     key: str = ""  # its name, or package.name when shared (core/names.py)
 
 
+@attrs.frozen
+class Deck:
+    """A deck's name in its package, to read the names rulesets give (core/names.py)."""
+
+    name: str
+    id: str
+    package: str
+    key: str
+
+
 @attrs.define
 class Library:
-    cards: dict[str, CardKind]  # by Traditional name
-    decks: dict[str, list[tuple[CardKind, str, int]]]
+    cards: Definitions[CardKind]  # by key; `cards.find` reads any spelling
+    decks: dict[str, list[tuple[CardKind, str, int]]]  # by key: its name, or package.name when shared
     rulesets: dict[str, Ruleset]
     skills: Definitions[Skill]  # by key; `skills.find` reads any spelling
     heroes: Definitions[Hero]  # by key; `heroes.find` reads any spelling
@@ -116,7 +126,7 @@ class Library:
         (`variants`) is dealt as the variant, with the same suit and rank."""
         r = self.ruleset(ruleset)
         variants = r.options.get("variants", {})
-        return [(variants.get(kind.name, kind), suit, rank) for deck in r.decks for kind, suit, rank in self.decks[deck]]
+        return [(variants.get(kind.key, kind), suit, rank) for deck in r.decks for kind, suit, rank in self.decks[deck]]
 
     def dealt_cards(self, ruleset: str) -> list[Card]:
         """The ruleset's physical cards, numbered in deck order. A card is frozen and equal only
@@ -163,11 +173,13 @@ def _build(files: Sequence[Path]) -> Library:
         except SgsError as error:
             diagnostics.extend(error.diagnostics)
     lines = {m.path: m.lines for m in modules}
-    compiler = Compiler({}, lambda path: lines.get(path, ()))
+    compiler = Compiler(Definitions([]), lambda path: lines.get(path, ()))
     compiler.know_levels(modules)
     stopped = False
     try:
-        library = _Builder(compiler, modules).build()
+        built_in = {f.resolve() for f in library_files()}
+        base = frozenset(Path(f).stem for f in files if Path(f).resolve() in built_in)
+        library = _Builder(compiler, modules, base).build()
     except TooManyErrors:
         stopped = True
     diagnostics.extend(compiler.diagnostics)
@@ -185,9 +197,10 @@ def _build(files: Sequence[Path]) -> Library:
 
 
 class _Builder:
-    def __init__(self, compiler: Compiler, modules: list[ast.Module]):
+    def __init__(self, compiler: Compiler, modules: list[ast.Module], base: frozenset[str] = frozenset()):
         self.c = compiler
         self.modules = modules
+        self.base = base  # the packages of the built-in library (core/names.py)
         self.seen: dict[tuple[str, str], Span] = {}
 
     def defs(self, kind: type):
@@ -208,16 +221,11 @@ class _Builder:
         return True
 
     def build(self) -> Library:
-        cards: dict[str, CardKind] = {}
-        nodes = []
-        for d in self.defs(ast.CardDef):
-            if not (self.unique("card", d.name) and self.unique("card id", d.id, d.id.text.lower())):
-                continue
-            kind = CardKind(d.name.text, d.id.text, d.kind.text, d.text, d.span)
-            self.c.cards[normalize(d.name.text)] = kind
-            self.c.cards[d.id.text.lower()] = kind
-            cards[d.name.text] = kind
-            nodes.append((d, kind))
+        nodes = self.cards()
+        cards = Definitions([kind for _, kind in nodes], self.base)
+        self.c.cards = cards
+        self.c.card_scopes = self.card_scopes()
+        self.c.link_likes(nodes)
         moves_check.declare_piles(self.c, list(self.defs(ast.SkillDef)) + list(self.defs(ast.CardDef)))
         procs = list(self.defs((ast.ProcedureDef, ast.DefineDef)))  # callable from every text below
         procedures.declare(self.c, procs)
@@ -232,8 +240,8 @@ class _Builder:
         generals = self.generals(skills)
         state_check.check_names(self.c, skills, heroes)  # skills and heroes named by text
         state_check.check_marks(self.c)  # marks read by a name some text sets
-        decks = self.decks()
-        rulesets = self.rulesets(decks, heroes, {g.package for g in generals.values()})
+        decks, deck_names = self.decks()
+        rulesets = self.rulesets(decks, deck_names, heroes, {g.package for g in generals.values()})
         _general_effects(self.c, rulesets, decks)
         # the skills that may grant one that queries the history: by name, or by a name computed in play
         grants = {by for ptype, found, by in self.c.granted if ptype == "skill" and found.key in self.c.history_skills}
@@ -244,6 +252,39 @@ class _Builder:
         return Library(cards, decks, rulesets, skills, heroes, (), moves_check.pile_table(self.c), history_used,
                        generals=generals, history_skills=frozenset(self.c.history_skills),
                        history_grants=frozenset(by for by in grants if by in skills))
+
+    def cards(self) -> list[tuple[ast.CardDef, CardKind]]:
+        """The cards, each its package's: two packages may print one name (an older printing)."""
+        found = []
+        for d in self.defs(ast.CardDef):
+            package = _package(d.span)
+            if (self.unique("card", d.name, f"{package}:{normalize(d.name.text)}", package)
+                    and self.unique("card id", d.id, f"{package}:{d.id.text.lower()}", package)):
+                found.append((d, package))
+        shared = names.shared(d.name.text for d, _ in found)
+        return [(d, CardKind(d.name.text, d.id.text, d.kind.text, d.text, d.span, package=package,
+                             key=names.key(package, d.name.text, shared))) for d, package in found]
+
+    def card_scopes(self) -> dict[str, frozenset[str]]:
+        """For each package a ruleset plays (its own, its hero packages, its decks'), the card
+        packages of the decks those rulesets deal: a bare card name is read there after the
+        text's own package, so a designer's deck that deals another 殺 leaves the heroes of the
+        rulesets that do not deal it reading the 殺 they always did."""
+        deck_packages: dict[str, set[str]] = {}
+        for d in self.defs(ast.DeckDef):
+            deck_packages.setdefault(normalize(d.name.text), set()).add(_package(d.span))
+        scopes: dict[str, set[str]] = {}
+        for r in self.defs(ast.RulesetDef):
+            own = _package(r.span)
+            played = {own, *_written(r, "heroes")}
+            dealt: set[str] = set()
+            for text in _written(r, "decks"):  # read as `rulesets` reads them
+                package, bare = names.split(text)
+                found = deck_packages.get(normalize(bare), set())
+                dealt |= (found & {package}) if package else (found & {own} or found & played or found)
+            for package in played | dealt:
+                scopes.setdefault(package, set()).update(dealt)
+        return {package: frozenset(dealt) for package, dealt in scopes.items()}
 
     def skills(self) -> Definitions[Skill]:
         """The skills, each its package's: two packages may print one name (core/names.py)."""
@@ -268,7 +309,7 @@ class _Builder:
                                  did_you_mean(t.text, misreads.SKILL_TAGS) or "tags: " + ", ".join(misreads.SKILL_TAGS))
             skills.append(self.c.skill_body(d.name.text, d.id.text, d.text, tags, d.members, d.span,
                                             key=names.key(package, d.name.text, shared), package=package))
-        return Definitions(skills)
+        return Definitions(skills, self.base)
 
     def packaged(self, what: str, general: bool) -> list[tuple[ast.HeroDef, str]]:
         """The hero (or general) definitions, each the first of its name and id in its package."""
@@ -291,7 +332,7 @@ class _Builder:
             heroes.append(Hero(d.name.text, d.id.text, self.kingdom(props), self.gender(props), hp_value,
                                self.skill_list(props, skills, package), d.span, package, self.never_lord(props),
                                names.key(package, d.name.text, shared)))
-        return Definitions(heroes)
+        return Definitions(heroes, self.base)
 
     def generals(self, skills: Definitions[Skill]) -> Definitions[General]:
         """The 國戰 general cards (武將牌): hp in yin-yang halves, companions (珠聯璧合) by name."""
@@ -306,7 +347,7 @@ class _Builder:
             cards.append(General(d.name.text, d.id.text, self.kingdom(props), self.gender(props), halves,
                                  self.skill_list(props, skills, package), d.span, package, key=key))
             companions[key] = [v for v in props["companions"].values] if "companions" in props else []
-        generals = Definitions(cards)
+        generals = Definitions(cards, self.base)
         for key, refs in companions.items():
             general = generals[key]
             for v in refs:
@@ -408,11 +449,16 @@ class _Builder:
                          or f"define it first: `skill {_show(v)} some_id {{ ... }}`")
         return None
 
-    def decks(self) -> dict[str, list[tuple[CardKind, str, int]]]:
+    def decks(self) -> tuple[dict[str, list[tuple[CardKind, str, int]]], Definitions[Deck]]:
+        """The decks by key, and their names to read a ruleset's `decks` by."""
+        found = [(d, _package(d.span)) for d in self.defs(ast.DeckDef)]
+        found = [(d, package) for d, package in found
+                 if self.unique("deck", d.name, f"{package}:{normalize(d.name.text)}", package)]
+        shared = names.shared(d.name.text for d, _ in found)
+        keyed = [(d, Deck(d.name.text, d.name.text, package, names.key(package, d.name.text, shared)))
+                 for d, package in found]
         decks = {}
-        for d in self.defs(ast.DeckDef):
-            if not self.unique("deck", d.name):
-                continue
+        for d, deck in keyed:
             cards = []
             for line in d.lines:
                 kind = self.c.card_kind(line.card.text, line.card.span)
@@ -427,10 +473,11 @@ class _Builder:
                         continue
                     if kind is not None:
                         cards.append((kind, face.suit, rank))
-            decks[d.name.text] = cards
-        return decks
+            decks[deck.key] = cards
+        return decks, Definitions([deck for _, deck in keyed], self.base)
 
-    def rulesets(self, decks, heroes, general_packages: set[str] = frozenset()) -> dict[str, Ruleset]:
+    def rulesets(self, decks, deck_names: Definitions[Deck], heroes,
+                 general_packages: set[str] = frozenset()) -> dict[str, Ruleset]:
         rulesets = {}
         for d in self.defs(ast.RulesetDef):
             if not self.unique("ruleset", d.name):
@@ -442,7 +489,7 @@ class _Builder:
             mode = next((str(getattr(p.values[0], "text", "")) for p in d.props if p.name.text == "mode"), "identity")
             spec = MODE_SPECS.get(mode)
             mode_options: dict[str, object] = {}
-            deck_names: list[str] = []
+            dealt: list[str] = []  # the keys of its decks
             hero_packages: list[str] = []
             lords: list[str] = []
             packages = sorted({h.package for h in heroes.values()} | set(general_packages))
@@ -456,14 +503,18 @@ class _Builder:
                                      did_you_mean(mode, MODE_SPECS) or "modes: " + ", ".join(MODE_SPECS))
                 elif key == "decks":
                     for v in p.values:
-                        name = getattr(v, "text", None)
-                        if name not in decks:
+                        text = str(getattr(v, "text", ""))
+                        # read in the ruleset's package, then in those it plays heroes from
+                        matches = deck_names.find(text, _package(d.span), _written(d, "heroes"))
+                        if len(matches) > 1:
+                            self.c.error(v.span, *names.ambiguity(text, matches))
+                        elif not matches:
                             self.c.error(v.span, f"unknown deck '{_show(v)}'",
-                                         did_you_mean(str(name), decks) or "decks: " + ", ".join(decks))
-                        elif name in deck_names:  # its cards would be dealt twice over
-                            self.c.error(v.span, f"the deck '{name}' is named twice", "name each deck once")
+                                         did_you_mean(text, deck_names.names()) or "decks: " + ", ".join(decks))
+                        elif matches[0].key in dealt:  # its cards would be dealt twice over
+                            self.c.error(v.span, f"the deck '{text}' is named twice", "name each deck once")
                         else:
-                            deck_names.append(name)
+                            dealt.append(matches[0].key)
                 elif key == "heroes":
                     for v in p.values:
                         name = getattr(v, "text", None)
@@ -495,7 +546,7 @@ class _Builder:
             if "decks" not in props:
                 self.c.error(d.name.span, f"ruleset '{d.name.text}' names no decks", "add `decks standard, ex;`")
             if variants_prop is not None:
-                options["variants"] = self.variants(variants_prop, [c for n in deck_names for c, _, _ in decks[n]])
+                options["variants"] = self.variants(variants_prop, [c for n in dealt for c, _, _ in decks[n]])
             if lords_prop is not None:
                 lords = self.lords(lords_prop, heroes, hero_packages, "heroes" in props)
             tags = tuple(t.text for t in d.tags)
@@ -504,7 +555,7 @@ class _Builder:
                     self.c.error(t.span, f"unknown ruleset tag '{t.text}'", "the only tag is `default`")
             if lords:
                 mode_options["lords"] = tuple(lords)
-            rulesets[d.name.text] = Ruleset(d.name.text, d.title, mode, tuple(deck_names), tuple(hero_packages),
+            rulesets[d.name.text] = Ruleset(d.name.text, d.title, mode, tuple(dealt), tuple(hero_packages),
                                             "default" in tags, options, d.span, tuple(lords), mode_options)
         return rulesets
 
@@ -526,8 +577,9 @@ class _Builder:
         return text
 
     def variants(self, prop: ast.Prop, dealt: list[CardKind]) -> dict[str, CardKind]:
-        """`variants 樂不思蜀·舊;`: each card named replaces the card it is `like` (an older
-        printing of it, seed 004): the decks' cards of that kind are dealt as it."""
+        """`variants 樂不思蜀;` (in the package of the older printing, or `classic.樂不思蜀`): each
+        card named replaces the card it is `like` (an older printing of it, seed 004): the decks'
+        cards of that kind are dealt as it. By the key of the card replaced."""
         chosen: dict[str, CardKind] = {}
         for v in prop.values:
             kind = self.c.card_kind(str(getattr(v, "text", _show(v))), v.span)
@@ -540,14 +592,14 @@ class _Builder:
             elif base.type != kind.type:
                 self.c.error(v.span, f"'{kind.name}' is a {kind.type} card but '{base.name}' is a {base.type} card",
                              f"a variant is the same type of card as the one it replaces: `{base.type}`")
-            elif base.name in chosen:
+            elif base.key in chosen:
                 self.c.error(v.span, f"'{base.name}' is given two variants",
-                             f"'{chosen[base.name].name}' replaces it already")
+                             f"'{names.qualified(chosen[base.key])}' replaces it already")
             elif base not in dealt:
                 self.c.error(v.span, f"the ruleset's decks deal no '{base.name}' for '{kind.name}' to replace",
                              "add a deck that has it to `decks`, or leave the variant out")
             else:
-                chosen[base.name] = kind
+                chosen[base.key] = kind
         return chosen
 
     def lords(self, prop: ast.Prop, heroes: Definitions[Hero], packages: list[str], has_heroes: bool) -> list[str]:
@@ -661,6 +713,11 @@ def check_paths(paths: Sequence[Path], warnings: bool = False) -> list[Diagnosti
     except SgsError as error:
         return error.diagnostics
     return list(library.warnings) if warnings else []
+
+
+def _written(ruleset: ast.RulesetDef, prop: str) -> list[str]:
+    """The names a ruleset's property lists, as written (`decks standard, ex;`)."""
+    return [str(getattr(v, "text", "")) for p in ruleset.props if p.name.text == prop for v in p.values]
 
 
 def _package(span: Span) -> str:

@@ -12,7 +12,6 @@ import attrs
 
 from ..core.vocab import SCOPES
 from ..syntax import ast
-from ..syntax.names import normalize
 from . import schema
 from .state_check import GENDERS
 
@@ -117,7 +116,7 @@ def _contradiction(c: Any, term) -> str:
 def _kind(c: Any, atom: ast.PatAtom):
     if atom.kind != "name" or atom.text in schema.PATTERN_WORDS:
         return None
-    return c.cards.get(normalize(atom.text)) or c.cards.get(atom.text.lower())
+    return c.find_card(atom.text, atom.span)
 
 
 def unused_lets(c: Any, body) -> None:

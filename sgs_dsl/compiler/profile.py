@@ -50,7 +50,7 @@ NOTHING = Profile()
 
 @attrs.frozen(slots=True)
 class Profiles:
-    cards: dict[str, Profile]  # by card name
+    cards: dict[str, Profile]  # by card key, and by printed name (core/names.py)
     skills: dict[str, Profile]  # by skill key (core/names.py)
     kingdoms: dict[str, frozenset[str]] = attrs.Factory(dict)  # skill key -> the kingdoms its text names
 
@@ -81,17 +81,22 @@ def _build(library: Any) -> Profiles:
     skills: dict[str, Profile] = {}
     kingdoms: dict[str, frozenset[str]] = {}
     keys = {(s.package, s.name): s.key for s in library.skills.values()}  # two packages may print one name
+    card_keys = {(k.package, k.name): k.key for k in library.cards.values()}
     for path in library.files:
         for d in parse_file(Path(path)).definitions:
             if isinstance(d, ast.CardDef):
-                cards[d.name.text] = _walk_members(d.members)
+                cards[card_keys.get((Path(path).stem, d.name.text), d.name.text)] = _walk_members(d.members)
             elif isinstance(d, ast.SkillDef):
                 key = keys.get((Path(path).stem, d.name.text), d.name.text)
                 skills[key] = _walk_members(d.members)
                 kingdoms[key] = _kingdoms_named(d)
-    for name, kind in library.cards.items():  # 火殺 is a 殺: it does what its base does
-        if kind.like is not None and cards.get(name, NOTHING).empty:
-            cards[name] = cards.get(kind.like.name, NOTHING)
+    kinds = list(library.cards.values())
+    for kind in kinds:  # 火殺 is a 殺: it does what its base does
+        if kind.like is not None and cards.get(kind.key, NOTHING).empty:
+            cards[kind.key] = cards.get(kind.like.key, NOTHING)
+    # a label names a card by its printed name: of two editions, the one the other is like
+    for kind in sorted(kinds, key=lambda k: k.like is not None):
+        cards.setdefault(kind.name, cards.get(kind.key, NOTHING))
     return Profiles(cards, skills, kingdoms)
 
 

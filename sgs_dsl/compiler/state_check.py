@@ -274,12 +274,12 @@ def literal_value(side: Any, other_type: str) -> Any:
 def _card_name(c: Any, side: Any) -> Callable[[Ctx], Any]:
     """A text compared with a card's name: a card of the library, by its name or id in either
     script, read as the name it is known by (`card.name == "sha"` is `== "殺"`)."""
-    kind = c.cards.get(normalize(side.value)) or c.cards.get(side.value.lower())
-    if kind is None:
+    matches = c.cards_named(side.value, side.span)  # editions of a card print one name
+    if not matches:
         c.error(side.span, f"'{side.value}' is not a card of the library: the comparison would always be false",
                 did_you_mean(side.value, c.card_names()) or "compare with a card's name as its `card` line writes it")
         return lambda ctx: None
-    name = kind.name
+    name = matches[0].name
     return lambda ctx: name
 
 

@@ -46,8 +46,8 @@ def compile_view_as(c: Any, m: ast.ViewAs, skill: str) -> ViewAsDef | None:
     # a declared conversion's condition also sees `name`, the card name it would be declared as
     scope = Scope({"you": "player", "name": "str"} if m.declared is not None else {"you": "player"})
     cond = c.expr_bool(m.cond, scope) if m.cond is not None else None
-    declared = tuple(k.name for k in kinds) if m.declared is not None else ()
-    return ViewAsDef(kinds[0].name, m.count, c.pattern(m.pattern), zone, modes, skill, cond,
+    declared = tuple(k.key for k in kinds) if m.declared is not None else ()
+    return ViewAsDef(kinds[0].key, m.count, c.pattern(m.pattern), zone, modes, skill, cond,
                      across(c, m), declared=declared, face_down=m.face_down)
 
 
@@ -66,8 +66,7 @@ def _kinds(c: Any, m: ast.ViewAs) -> list[CardKind]:
                 "(`view_as declared(basic|ordinary) from ...`)")
         return []
     matches = c.pattern(m.declared)
-    unique = {id(k): k for k in c.cards.values()}  # the table holds each kind by name and by id
-    kinds = [k for k in unique.values() if matches(_Probe(k))]
+    kinds = [k for k in c.cards.values() if matches(_Probe(k))]
     wrong = [k.name for k in kinds if k.type not in VIRTUAL_TYPES]
     if wrong:
         c.error(m.declared.span, f"a declared card is used as a virtual card, and {'、'.join(wrong[:4])} "

@@ -220,12 +220,15 @@ class CardKind:
     like: CardKind | None = None  # this card is a kind of that one (火殺 is a 殺)
     blocks: dict[str, Fn] = attr.ib(factory=dict)
     skill: Skill | None = None
+    package: str = ""  # the stem of the file that defines it: cards/standard.sgs -> standard
+    key: str = ""  # what the engine keeps it by: its name, or package.name when shared (core/names.py)
     # read at every question: worked out from `type` once (it cannot change), and `uses` by context
     is_equip: bool = attr.ib(init=False, default=False, repr=False)
     _modes: dict[str, UseMode] | None = attr.ib(init=False, default=None, repr=False)
 
     def __attrs_post_init__(self) -> None:
         self.is_equip = self._type in EQUIP_TYPES
+        self.key = self.key or self.name
 
     @property
     def type(self) -> str:
@@ -242,16 +245,17 @@ class CardKind:
 
     @property
     def rule_name(self) -> str:
-        """The name the rules know it by: 火殺 and 雷殺 are 殺 for limits and answers."""
+        """The key the rules know it by: 火殺 and 雷殺 are 殺 for limits and answers."""
         kind = self
         while kind.like is not None:
             kind = kind.like
-        return kind.name
+        return kind.key
 
-    def is_a(self, name: str) -> bool:
+    def is_a(self, key: str) -> bool:
+        """This card is the card of that key, or a kind of it (`like`)."""
         kind: CardKind | None = self  # a loop, not a recursion: a chain of `like`s may be long
         while kind is not None:
-            if kind.name == name:
+            if kind.key == key:
                 return True
             kind = kind.like
         return False

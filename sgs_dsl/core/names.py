@@ -56,8 +56,11 @@ def shared(names: Iterable[str]) -> set[str]:
 class Definitions(Mapping[str, T], Generic[T]):
     """The definitions of one kind (skills, heroes), by key, and found by any spelling."""
 
-    def __init__(self, definitions: Collection[T]):
+    def __init__(self, definitions: Collection[T], base: Collection[str] = ()):
         self._by_key: dict[str, T] = {d.key: d for d in definitions}
+        # the packages of the built-in library: their text was written before any other package
+        # existed, so a name they write never means another package's definition
+        self.base = frozenset(base)
         self._spelled: dict[str, list[T]] = {}  # a bare name or id, normalised -> its definitions
         for d in definitions:
             for spelling in {normalize(d.name), d.id.lower()}:
@@ -89,15 +92,22 @@ class Definitions(Mapping[str, T], Generic[T]):
     def find(self, text: str, package: str = "", within: Collection[str] = ()) -> list[T]:
         """The definitions `text` may mean: a qualified spelling (`hegemony.離間`, or by id
         `hegemony.lijian`) names one; a bare name or id every definition so spelled, narrowed
-        to `package` if it defines one, else to the packages `within` if they hold any."""
+        to `package` if it defines one, else (for text of the built-in library) to its packages,
+        then to the packages `within` if they hold any; of a card and its editions (each `like`
+        it), the card."""
         wanted, bare = split(text)
         matches = self._spelled.get(normalize(bare)) or self._spelled.get(bare.lower()) or []
         if wanted:
             return [d for d in matches if d.package == wanted]
         if len(matches) > 1 and package:
             matches = [d for d in matches if d.package == package] or matches
+        if len(matches) > 1 and package in self.base:
+            matches = [d for d in matches if d.package in self.base] or matches
         if len(matches) > 1 and within:
             matches = [d for d in matches if d.package in within] or matches
+        if len(matches) > 1 and all(hasattr(d, "is_a") for d in matches):  # cards: editions of one
+            original = [d for d in matches if all(m.is_a(d.key) for m in matches)]  # type: ignore[attr-defined]
+            matches = original if len(original) == 1 else matches
         return list(matches)
 
     def names(self) -> list[str]:

@@ -24,7 +24,7 @@ _COUNTS_AS = "(視為"  # a filtered card's label: its printed face, then what i
 @attr.s(auto_attribs=True, order=False, hash=True, on_setattr=attr.setters.frozen)
 class OptionFacts:
     action: str  # pass / card / active / attach / recast / mode / player / pick / yes / no / other
-    card: str = ""  # the card kind it uses or picks (its own name: 火殺, not 殺)
+    card: str = ""  # the card kind it uses or picks, by key (its own: 火殺, not 殺)
     card_type: str = ""  # basic / trick / delayed / weapon / ...
     target_rule: str = ""  # how the card picks targets when played: self / one / one_other / all / all_others
     skill: str = ""  # the skill it invokes (an action, an attached action, a conversion)
@@ -44,7 +44,7 @@ class OptionFacts:
 
 def kind_facts(kind: CardKind, action: str, converted: bool = False) -> OptionFacts:
     rule, answers = _traits(kind)
-    return OptionFacts(action, kind.name, kind.type, rule, answers=answers, converted=converted)
+    return OptionFacts(action, kind.key, kind.type, rule, answers=answers, converted=converted)
 
 
 @functools.lru_cache(maxsize=1024)

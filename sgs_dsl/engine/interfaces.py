@@ -38,7 +38,7 @@ class Rules(Protocol):
     """The library a game is played from (compiler/library.py `Library`)."""
 
     @property
-    def cards(self) -> dict[str, CardKind]: ...
+    def cards(self) -> Definitions[CardKind]: ...  # by key (core/names.py)
     @property
     def skills(self) -> Definitions[Skill]: ...
     @property

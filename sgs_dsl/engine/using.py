@@ -156,7 +156,7 @@ class Using:
                         continue
                     if guarded and self.prohibits.forbidden_in(p, context, UsedCard.virtual(kind, some)):
                         continue
-                    key = (skill.key, kind.name, va.label)
+                    key = (skill.key, kind.key, va.label)
                     if key in seen:
                         continue
                     seen.add(key)
@@ -172,7 +172,8 @@ class Using:
         known = game._va_kinds.get(key)
         if known is not None and known[0] is va:  # (held, so its id cannot be another's)
             return known[1]
-        kinds = [game.kind_named(name) for name in va.kind_names]  # one, or each name declarable
+        # one, or each name declarable (two editions of a card may be played as one: `variants`)
+        kinds = list(dict.fromkeys(game.kind_named(name) for name in va.kind_names))
         if va.declared:  # a name is declared from the cards this game is played with
             kinds = [k for k in kinds if k in self.skills.deck_kinds()]
         if not playing_out:

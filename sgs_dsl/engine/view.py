@@ -142,7 +142,7 @@ class SeatView:
         frames = []
         use = stack[-1] if stack else None
         while use is not None:
-            frames.append((use.card.kind.name, use.user.seat, None if use.current is None else use.current.seat))
+            frames.append((use.card.kind.key, use.user.seat, None if use.current is None else use.current.seat))
             use = use.responded
         return tuple(frames)
 

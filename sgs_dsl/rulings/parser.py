@@ -65,9 +65,8 @@ class _Reader:
         self.lines = lines
         self.library = library
         self.diagnostics: list[Diagnostic] = []
-        self.cards_by_key = {normalize(k.name): k for k in library.cards.values()}
-        self.cards_by_key.update({k.id: k for k in library.cards.values()})
         self.within: tuple[str, ...] = ()  # the hero packages of the ruling being read
+        self.dealt: frozenset[Any] = frozenset()  # the cards its ruleset deals (editions as played)
 
     # ------------------------------------------------------------ helpers
     def span(self, x: Tree | Token) -> Span:
@@ -82,12 +81,19 @@ class _Reader:
         source = self.lines[span.line - 1] if 0 < span.line <= len(self.lines) else ""
         self.diagnostics.append(Diagnostic(span, message, hint, source))
 
+    def cards_named(self, text: str) -> list[Any]:
+        """The cards a name may mean: of two editions (core/names.py), the one the ruling's
+        ruleset deals (`variants` deals an older printing in place of the card)."""
+        matches = self.library.cards.find(text)
+        return [k for k in matches if k in self.dealt] or matches if len(matches) > 1 else matches
+
     def card_kind(self, token: Token) -> Any:
-        kind = self.library.cards.get(str(token)) or self.cards_by_key.get(normalize(str(token)))
-        if kind is None:
-            self.error(self.span(token), f"unknown card '{token}'",
-                       did_you_mean(str(token), [k.name for k in self.library.cards.values()]))
-        return kind
+        matches = self.cards_named(str(token))
+        if len(matches) > 1:
+            self.error(self.span(token), *ambiguity(str(token), matches))
+        elif not matches:
+            self.error(self.span(token), f"unknown card '{token}'", did_you_mean(str(token), self.library.cards.names()))
+        return matches[0] if len(matches) == 1 else None
 
     def face(self, name: str, face_tok: Token, span: Span) -> CardRef | None:
         face = str(face_tok)
@@ -115,9 +121,9 @@ class _Reader:
         if matches:
             self.error(self.span(token), *ambiguity(text, matches))
             return text
-        kind = self.cards_by_key.get(normalize(text))
+        kind = next(iter(self.cards_named(text)), None)
         if kind is not None and kind.skill is not None:
-            return kind.skill.name
+            return kind.skill.key
         known = self.library.skills.names() + [k.name for k in self.library.cards.values() if k.skill is not None]
         self.error(self.span(token), f"unknown skill '{token}'",
                    did_you_mean(text, known) or "a hero's skill (sgs heroes) or an equipment card's")
@@ -157,6 +163,7 @@ class _Reader:
         named = next((str(e.children[0]) for e in entries if e.data == "ruleset"), "")
         rules = self.library.rulesets.get(named or self.library.default_ruleset if self.library.rulesets else "")
         self.within = rules.heroes if rules is not None else ()  # where a bare skill name is read first
+        self.dealt = frozenset(k for k, _, _ in self.library.deck_list(rules.name)) if rules is not None else frozenset()
         for e in entries:
             if e.data == "source":
                 fields["source"] = str(e.children[0])[1:-1]
@@ -349,14 +356,14 @@ class _Reader:
     def check_zones(self, zones: dict[str, tuple[CardRef, ...]]) -> None:
         slots: dict[str, CardRef] = {}
         for c in zones["equip"]:
-            kind = self.library.cards[c.name]
+            kind = self.cards_named(c.name)[0]
             if not kind.is_equip:
                 self.error(c.span, f"{c.name} is not an equipment card")
             elif kind.type in slots:
                 self.error(c.span, f"two cards in the {kind.type} slot", f"the other is {slots[kind.type].text()}")
             slots[kind.type] = c
         for c in zones["judge"]:
-            if self.library.cards[c.name].type != "delayed":
+            if self.cards_named(c.name)[0].type != "delayed":
                 self.error(c.span, f"{c.name} is not a delayed trick", "only delayed tricks lie in a judge area")
 
     def check_cards(self, seats, deck_top, discard, ruleset: str) -> None:

@@ -406,7 +406,9 @@ class _ToAst(Transformer_NonRecursive):
     def _s(self, x) -> Span:
         return _span(self.file, x)
 
-    def _name(self, token: Token) -> ast.Name:
+    def _name(self, token: Token | ast.Name) -> ast.Name:
+        if isinstance(token, ast.Name):  # already one: a qualified name (standard.殺)
+            return token
         return ast.Name(str(token), self._s(token))
 
     # ---- top level
@@ -688,7 +690,10 @@ class _ToAst(Transformer_NonRecursive):
         return tuple(c)
 
     def pat_name(self, meta, c):
-        return ast.PatAtom("name", str(c[0]), self._s(c[0]))
+        name = c[0]
+        if isinstance(name, ast.Name):  # standard.殺: a card with its package
+            return ast.PatAtom("name", name.text, name.span)
+        return ast.PatAtom("name", str(name), self._s(name))
 
     def pat_suit(self, meta, c):
         return ast.PatAtom("suit", SUITS[str(c[0])], self._s(c[0]))
