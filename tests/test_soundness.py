@@ -34,6 +34,11 @@ from sgs_dsl.compiler import soundness
      "compare values of one kind"),
     ('  on damaged { if damage.card != "殺" { draw(you, 1); } }', "'!=' between card? and str",
      "compare values of one kind"),
+    # two players' kingdoms compared: true for two players of no kingdom, or two careerists
+    ("  active once { if any(p in others(you), p.kingdom == you.kingdom) { draw(you, 1); } }",
+     "'==' between two players' kingdoms also holds for two players of no kingdom", "same_kingdom(a, b)"),
+    ("  active once { if any(p in others(you), you.kingdom != p.kingdom) { draw(you, 1); } }",
+     "'!=' between two players' kingdoms", "not same_kingdom(a, b)"),
     # conditions that are not true or false
     ("  on damaged when you { draw(you, 1); }", "a condition must be true or false, found player",
      "write a comparison"),
@@ -65,6 +70,7 @@ def test_an_unsound_use_is_a_located_error(tmp_path, body, message, hint):
     "  on after_specify when target.hp > 1 { draw(target, 1); }",  # a per-target window always has one
     '  on phase_start when phase.name == "出牌" and count(others(you)) > 0 { gain(you, cards_of(you, hand)); }',
     "  on damaged when damage.card != none and damage.card is 殺 { gain(you, damage.card); }",
+    '  active once { if any(p in others(you), same_kingdom(p, you) or p.kingdom == "wei") { draw(you, 1); } }',
 ])
 def test_a_guarded_use_is_accepted(tmp_path, body):
     assert [d.render() for d in check(tmp_path, body)] == []

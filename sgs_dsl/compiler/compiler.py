@@ -934,6 +934,7 @@ class Compiler:
         right = state_check.literal(self, e.right, lt) or right
         if e.op in ("==", "!="):
             soundness.check_equal(self, e, lt, rt)
+            soundness.check_kingdom_pair(self, e)
             choice_check.check_label(self, e, scope)
             identity = any(schema.base_type(t) in ("player", "card", "use") or t == "none" for t in (lt, rt))
             op = _COMPARE[e.op] if identity else (operator.eq if e.op == "==" else operator.ne)

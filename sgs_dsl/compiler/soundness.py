@@ -249,6 +249,16 @@ def check_equal(c, e, lt: str, rt: str) -> None:
             "compare values of one kind: a player with a player, a number with a number")
 
 
+def check_kingdom_pair(c, e) -> None:
+    """`a.kingdom == b.kingdom` holds for two players of no kingdom (國戰: no general face up,
+    kingdom "") and for two careerists (野心家, each a kingdom of their own): the text means
+    `same_kingdom(a, b)`, which is false for both (seed 001 勢力)."""
+    if all(isinstance(side, ast.Field) and side.name == "kingdom" for side in (e.left, e.right)):
+        c.error(e.span, f"'{e.op}' between two players' kingdoms also holds for two players of no kingdom "
+                        "and for two careerists",
+                "write `same_kingdom(a, b)` (or `not same_kingdom(a, b)`): both known, equal, and not careerists")
+
+
 def logic(c, e, scope) -> tuple[Callable[[Any], Any], str]:
     """`and`/`or`: each item sees what the items before it proved (`t != none and t.hp > 1`);
     `X or DEFAULT`, X maybe none, is X when there is one and DEFAULT otherwise."""
