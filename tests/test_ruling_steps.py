@@ -161,10 +161,64 @@ def test_cannot_answer_fails_when_the_option_is_offered():
     assert failure.endswith("but the script says it cannot answer it (script at t.ruling:9:61)")
 
 
-def test_cannot_answer_holds_when_the_seat_is_never_asked_again():
+def test_cannot_answer_that_never_lands_fails():
+    # seat 2 is never again asked a question that could offer a response: the claim tests nothing
     result = run(LIULI + 'script { 1 uses 殺 ♠7 on 2; 2 declines 流離; 2 answers "不使用"; 2 cannot answer "不使用"; '
                  '1 ends; }')
+    (failure,) = result.failures
+    assert failure == ("seat 2 was never asked a question that could offer '不使用' (a response, offered by a "
+                       "question asking for a card), so 'cannot answer' tests nothing (script at t.ruling:9:60)")
+
+
+DISMANTLE = """
+  seat 1 lord hand [過河拆橋 ♠3, 殺 ♠8];
+  seat 2 rebel hand [閃 ♦2];
+  phase 1 play;
+"""
+
+
+def test_cannot_answer_skips_a_question_that_could_not_offer_its_label():
+    # the engine settles alone which card of seat 2 seat 1 takes away (one card): a question of
+    # cards, which could never offer a seat. The claim lands on the next choice of players,
+    # the 殺's target (settled alone too), and fails there, since seat 2 is offered.
+    result = run(DISMANTLE + 'script { 1 uses 過河拆橋 ♠3 on 2; 1 cannot answer "2號位"; '
+                 '1 uses 殺 ♠8; 1 ends; }')
+    assert "〔唯一選項〕1號位無將(男)：【過河拆橋】♠3：選擇2號位無將(男)的一張牌 → 手牌1" in "\n".join(result.trace)
+    (failure,) = result.failures
+    assert failure == ("seat 1 was offered '2號位無將(男)' in '【殺】♠8：選擇目標' (candidates: 2號位無將(男)), but "
+                       "the script says it cannot answer it (script at t.ruling:7:31)")
+
+
+def test_cannot_answer_lands_on_a_play_phase_question_settled_alone():
+    # the forced choice of seat 2's card is skipped; the play phase's question, with only
+    # 結束出牌 left, is the one that could offer an action: it does not, and the claim holds
+    result = run(DISMANTLE.replace(", 殺 ♠8", "") + 'script { 1 uses 過河拆橋 ♠3 on 2; 1 cannot answer "發動【制衡】"; }')
     assert result.passed, result.failures
+    assert "〔唯一選項〕1號位無將(男)：出牌階段：選擇要使用的牌 → 結束出牌" in "\n".join(result.trace)
+
+
+LIULI_ALONE = """
+  seat 1 lord hand [殺 ♠7];
+  seat 2 rebel hero 大喬 hand [閃 ♦2] equip [青釭劍 ♠6];
+  seat 3 loyalist;
+  phase 1 play;
+"""
+
+
+def test_cannot_answer_holds_on_a_choice_of_players_settled_alone():
+    # 流離 may only redirect to seat 3 (not the 殺's user): the engine settles the target alone;
+    # had seat 1 been legal, the question would have been asked
+    result = run(LIULI_ALONE + 'script { 1 uses 殺 ♠7 on 2; 2 invokes 流離; 2 answers "【閃】♦2"; '
+                 '2 cannot answer "1號位"; 1 ends; }')
+    assert result.passed, result.failures
+    assert "〔唯一選項〕2號位大喬：流離：選擇角色（1） → 3號位無將(男)" in "\n".join(result.trace)
+
+
+def test_cannot_answer_fails_on_a_choice_of_players_settled_alone_that_offers_it():
+    result = run(LIULI_ALONE + 'script { 1 uses 殺 ♠7 on 2; 2 invokes 流離; 2 answers "【閃】♦2"; '
+                 '2 cannot answer "3號位"; 1 ends; }')
+    (failure,) = result.failures
+    assert failure.startswith("seat 2 was offered '3號位無將(男)' in '流離：選擇角色（1）' (candidates: 3號位無將(男))")
 
 
 NO_COUNTER = """
@@ -252,3 +306,18 @@ def test_a_step_for_a_seat_that_died_says_so():
     result = run("seat 1 lord hand [殺 ♠7, 殺 ♠8] equip [諸葛連弩 ♣A]; seat 2 rebel hp 1; seat 3 rebel;"
                  'phase 1 play; script { 1 uses 殺 ♠7 on 2; 2 answers "不使用"; }')
     assert "the script's next answer is seat 2's '不使用', who is dead" in result.failures[0]
+
+
+@pytest.mark.parametrize(("label", "kinds"), [
+    ("3號位", {"target", "order"}), ("2號位郭嘉", {"target", "order"}),
+    ("發動【仁德】", {"play"}), ("【武聖】視為【殺】", {"play"}), ("重鑄【鐵索連環】♣Q", {"play"}), ("結束出牌", {"play"}),
+    ("【殺】♠7", {"play", "pick_card", "discard"}), ("手牌2", {"play", "pick_card", "discard"}),
+    ("使用【閃】♦2", {"respond", "counter", "save"}), ("不打出", {"respond", "counter", "save"}),
+    ("完成", {"target", "pick_card", "discard"}), ("【遺計】", {"order", "skill", "declare"}),
+    ("受到1點傷害", {"option", "choice", "arrange", "suit", "hero", "order"}),
+    ("发动【仁德】", {"play"}),  # either script
+])
+def test_a_label_lands_on_the_questions_that_could_offer_it(label, kinds):
+    from sgs_dsl.rulings.script import shape_of
+
+    assert shape_of(label).kinds == kinds

@@ -143,9 +143,12 @@ class HegemonyMode(Mode):
         p.gender, p.kingdom = "", ""
         self._rename(p)
 
-    def place_generals(self, game: Game, p: Player, head: General, deputy: General, shown: str) -> None:
+    def place_generals(self, game: Game, p: Player, head: General, deputy: General, shown: str,
+                       careerist: bool = False) -> None:
         """A table set by hand (a ruling): the generals, those named face up already shown, the
-        kingdom decided as if they had been shown in seat order; no event, no reward."""
+        kingdom decided as if they had been shown in the order the seats are placed; no event,
+        no reward. `careerist`: the player revealed itself as one (野心家): placed once the
+        players who showed its kingdom before it are, past half the table."""
         self.seat_generals(game, p, head, deputy)
         seat = self.generals[p.seat]
         seat.shown = [shown in ("head", "both"), shown in ("deputy", "both")]
@@ -154,7 +157,7 @@ class HegemonyMode(Mode):
             first = seat.cards[HEAD] if seat.shown[HEAD] else seat.cards[DEPUTY]
             count = self.shown_by_kingdom.get(first.kingdom, 0) + 1
             self.shown_by_kingdom[first.kingdom] = count
-            p.kingdom = CAREERIST if count * 2 > len(game.players) else first.kingdom
+            p.kingdom = CAREERIST if careerist or count * 2 > len(game.players) else first.kingdom
             p.gender = first.gender if not seat.shown[HEAD] else head.gender
         self._rename(p)
 

@@ -48,6 +48,7 @@ class SeatSpec:
     states: tuple[str, ...] = ()  # chained, turned: as the seat starts
     marks: tuple[tuple[str, int], ...] = ()  # (mark name, count)
     dead: bool = False  # dead before the ruling starts
+    careerist: Span | None = None  # 國戰: where `careerist` is written; the seat revealed itself as one
 
 
 @attrs.frozen

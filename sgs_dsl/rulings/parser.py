@@ -15,6 +15,7 @@ from ..core.model import PHASE_ZH, PHASES, RANK_FACE, SUIT_ZH
 from ..core.modes import MODE_SPECS
 from ..core.names import ambiguity
 from ..game import ruleset_heroes
+from ..modes.hegemony import KINGDOM_ZH
 from ..syntax.diagnostics import Diagnostic, SgsError, Span, did_you_mean
 from ..syntax.names import normalize
 from ..syntax.parser import SUITS, parse_tree, source_lines
@@ -222,6 +223,7 @@ class _Reader:
                 self.error(x.span, f"seat {x.seat} has no role", "identity seats name one: `seat 1 lord;`")
             if x.generals is not None:
                 self.error(x.span, "generals are for 國戰 rulings", "name the ruleset: `ruleset hegemony;`")
+            self.no_careerist(x)
             if x.role in TEAM_ROLES.values():
                 self.error(x.span, f"'{x.role}' is a role of the 3v3 mode", "name the ruleset: `ruleset campus_3v3;`")
         lords = [x for x in seats if x.role == "lord"]
@@ -238,6 +240,12 @@ class _Reader:
                            "followers")
             if x.generals is not None:
                 self.error(x.span, "generals are for 國戰 rulings", "name the ruleset: `ruleset hegemony;`")
+            self.no_careerist(x)
+
+    def no_careerist(self, x: SeatSpec) -> None:
+        if x.careerist is not None:
+            self.error(x.careerist, f"seat {x.seat} cannot be a careerist (野心家): careerists are of 國戰",
+                       "name a 國戰 ruleset (`ruleset hegemony;`) and give the seat its generals")
 
     def check_generals(self, seats: list[SeatSpec], setup: bool) -> None:
         for x in seats:
@@ -249,6 +257,36 @@ class _Reader:
                            "its generals decide its kingdom: `seat 1 generals HEAD DEPUTY;`")
             if x.generals is None and not setup:
                 self.error(x.span, f"seat {x.seat} has no generals", "`seat 1 generals HEAD DEPUTY shown head;`")
+        self.check_careerists(seats)
+
+    def check_careerists(self, seats: list[SeatSpec]) -> None:
+        """`careerist`: the seat showed a general of a kingdom that half the table had shown
+        already (seed 001), so it shows one, and at least half the seats show that kingdom
+        without being careerists themselves (those showed it first; the dead count too)."""
+        def kingdom(x: SeatSpec) -> str:
+            head = self.library.generals.get(x.generals[0]) if x.generals is not None else None
+            return head.kingdom if head is not None else ""
+
+        half = len(seats) // 2
+        for x in seats:
+            if x.careerist is None:
+                continue
+            if x.generals is None or x.generals[2] == "none":
+                self.error(x.careerist, f"seat {x.seat} shows no general, so it is not a careerist yet",
+                           "a player becomes a careerist as it shows a general: `generals HEAD DEPUTY shown head "
+                           "careerist`")
+                continue
+            own = kingdom(x)
+            if not own:
+                continue  # its generals are reported already
+            before = sum(1 for o in seats if o.careerist is None and o.generals is not None
+                         and o.generals[2] != "none" and kingdom(o) == own)
+            if before < half:
+                zh = KINGDOM_ZH.get(own, own)
+                self.error(x.careerist, f"seat {x.seat} cannot be a careerist: {before} other seat(s) show a {zh} "
+                           f"general, and a careerist's kingdom had been shown by {half} of the {len(seats)} "
+                           "players before it", f"show a {zh} general on {half - before} more seat(s) that are not "
+                           "careerists, or leave `careerist` out")
 
     def seat(self, node: Tree, expected: int) -> SeatSpec:
         number_tok, role_tok, *attrs = node.children
@@ -263,6 +301,7 @@ class _Reader:
         states: list[str] = []
         marks: list[tuple[str, int]] = []
         hp_node = None
+        careerist: Span | None = None
         for a in attrs:
             if a.data == "hp":
                 hp_node, hp = a, int(a.children[0])
@@ -279,6 +318,8 @@ class _Reader:
                 states.append(str(a.children[0]))
             elif a.data == "seat_mark":
                 marks.append((str(a.children[0]), int(a.children[1])))
+            elif a.data == "careerist":
+                careerist = self.span(a)
             elif a.data != "dead":
                 zones[a.data] = self.cards(a.children[0])
         dead = any(a.data == "dead" for a in attrs)
@@ -290,7 +331,7 @@ class _Reader:
         self.check_zones(zones)
         return SeatSpec(expected, role, hp, max_hp, gender, hero, zones["hand"], zones["equip"], zones["judge"],
                         self.span(node), any(a.data == "hand" for a in attrs) or dead, tuple(piles), generals,
-                        tuple(states), tuple(marks), dead)
+                        tuple(states), tuple(marks), dead, careerist)
 
     def generals(self, node: Tree) -> tuple[str, str, str] | None:
         """`generals HEAD DEPUTY [shown WHICH]`: two generals of one kingdom, in either script."""

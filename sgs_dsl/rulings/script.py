@@ -103,6 +103,38 @@ PLAY = frozenset({"play"})
 RESPONSES = frozenset({"respond", "counter", "save"})
 
 
+@attrs.frozen
+class Shape:
+    """A kind of label, and the questions that could offer a label of that kind."""
+
+    what: str  # for messages: what the label is, and where it is offered
+    pattern: re.Pattern[str]  # matched at the start of the label, in Simplified script (normalize)
+    kinds: frozenset[str]  # the kinds of question (Request.kind) that offer such labels
+
+
+# The shapes of labels, first match wins (docs/rulings.md, "claims"). A yes/no question
+# (invoke, question, reveal) always offers both answers, so no `cannot answer` lands on one.
+SHAPES = (
+    Shape("a seat, offered by a choice of players", re.compile(r"\d+号位"), frozenset({"target", "order"})),
+    Shape("a response, offered by a question asking for a card", re.compile(r"不?(使用|打出)"), RESPONSES),
+    Shape("a play-phase action, offered by the play phase",
+          re.compile(r"(发动【|重铸|结束出牌$|【[^】]+】(视为|当)【|明置(主将|副将)|弃置阴阳鱼)"), PLAY),
+    Shape("a card, offered by the play phase or a choice of cards", re.compile(r"(【[^】]+】[♠♥♣♦(]|手牌\d+$)"),
+          frozenset({"play", "pick_card", "discard"})),
+    Shape("'完成', offered by a choice of players or cards that allows fewer", re.compile(r"完成$"),
+          frozenset({"target", "pick_card", "discard"})),
+    Shape("a skill or a card's name, offered by a choice of skills or names", re.compile(r"【[^】]+】$"),
+          frozenset({"order", "skill", "declare"})),
+)
+TEXT = Shape("an option of text, offered by a choice among options",
+             re.compile(""), frozenset({"option", "choice", "arrange", "suit", "hero", "order"}))
+
+
+def shape_of(label: str) -> Shape:
+    key = normalize(label)
+    return next((s for s in SHAPES if s.pattern.match(key)), TEXT)
+
+
 class Script:
     """The strict script shared by every seat of one ruling."""
 
@@ -243,6 +275,8 @@ class Script:
                                  f"is not asked {where(claim)}")
             return True
         if claim.kind == "cannot_answer":
+            if request.kind not in shape_of(claim.text).kinds:
+                return False  # a question that could not offer it: the claim waits for one that could
             index = label_index(request.labels(), claim.text)
             if index is not None:
                 self.failures.append(f"seat {seat} was offered '{request.options[index].label}' in {_question(request)}, "
@@ -289,6 +323,8 @@ class Script:
         self._activate()
         out = [f"seat {c.seat} was never asked to play, so 'cannot use {label_of(c.card)}' was not checked {where(c)}"
                for c in self.active if c.kind == "cannot"]
+        out += [f"seat {c.seat} was never asked a question that could offer '{c.text}' ({shape_of(c.text).what}), "
+                f"so 'cannot answer' tests nothing {where(c)}" for c in self.active if c.kind == "cannot_answer"]
         for item in self.queue:
             if isinstance(item, Step):
                 continue  # a claim the script never reached: the answer before it is reported

@@ -61,9 +61,14 @@ def build_table(ruling: Ruling, library: Any, parts: Parts = DEFAULT_PARTS) -> t
         p.marks.update(spec.marks)
         if spec.dead:  # died before the ruling: out of the seat order, its role shown
             p.alive = False
-        if spec.generals is not None and not ruling.setup:  # 國戰: the generals as the table has them, no event
+    # 國戰: the generals as the table has them, no event; the kingdoms decided as if shown in seat
+    # order, a careerist's after the others' (it showed past half the table)
+    for spec in sorted(ruling.seats, key=lambda s: s.careerist is not None):
+        if spec.generals is not None and not ruling.setup:
+            p = players[spec.seat - 1]
             head, deputy, shown = spec.generals
-            mode.place_generals(game, p, library.generals[head], library.generals[deputy], shown)
+            mode.place_generals(game, p, library.generals[head], library.generals[deputy], shown,
+                                careerist=spec.careerist is not None)
             p.max_hp = spec.max_hp or p.max_hp
             p.hp = spec.hp if spec.hp is not None else p.max_hp
     script = Script(ruling.steps, game)
