@@ -1413,5 +1413,18 @@ def windows(markdown: bool) -> None:
         _out(windows_text(table.WINDOWS))
 
 
+@main.command()
+@click.option("--stdio", is_flag=True, help="Talk over stdin and stdout (the default, and the only way).")
+def lsp(stdio: bool) -> None:
+    """Run the language server for .sgs and .ruling files over stdio (docs/editor.md)."""
+    try:
+        from sgs_dsl.editor.lsp import start
+    except ImportError as error:  # pygls is an optional dependency
+        _err(f"error: the language server needs pygls: {error}")
+        _err("  hint: pip install 'sgs-dsl[lsp]'")
+        sys.exit(1)
+    start()
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

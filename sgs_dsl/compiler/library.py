@@ -4,7 +4,7 @@ compiled. Parsing is cached on disk (`syntax.cache`), so a second start does not
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import attrs
@@ -158,18 +158,19 @@ def _collect(paths: Sequence[Path]) -> list[Path]:
     return files
 
 
-def build(files: Sequence[Path]) -> Library:
-    """Parse, check and compile files into a Library; raise SgsError listing every problem."""
+def build(files: Sequence[Path], parse: Callable[[Path], ast.Module] = parse_file) -> Library:
+    """Parse, check and compile files into a Library; raise SgsError listing every problem.
+    `parse` reads one file (an editor reads its unsaved text instead: `check_texts`)."""
     with no_gc():  # the trees and closures built stay alive: nothing for the collector to find
-        return _build(files)
+        return _build(files, parse)
 
 
-def _build(files: Sequence[Path]) -> Library:
+def _build(files: Sequence[Path], parse: Callable[[Path], ast.Module] = parse_file) -> Library:
     modules: list[ast.Module] = []
     diagnostics: list[Diagnostic] = []
     for f in files:
         try:
-            modules.append(parse_file(f))
+            modules.append(parse(f))
         except SgsError as error:
             diagnostics.extend(error.diagnostics)
     lines = {m.path: m.lines for m in modules}
@@ -713,6 +714,30 @@ def check_paths(paths: Sequence[Path], warnings: bool = False) -> list[Diagnosti
     except SgsError as error:
         return error.diagnostics
     return list(library.warnings) if warnings else []
+
+
+def check_texts(paths: Sequence[Path], overrides: Mapping[Path, str],
+                parse: Callable[[str, str], ast.Module] = parse_cached) -> tuple[list[Diagnostic], Library | None]:
+    """`check_paths` with warnings, for an editor: the files of `paths` and of `overrides`
+    (each read from the text given for it, saved or not) with the built-in library they build
+    on. The problems (errors, or the warnings of files that load) and the library built, if it
+    was. `parse(text, path)` may be a memo of `parse_cached`."""
+    try:
+        files = _collect(paths)
+    except SgsError as error:
+        return error.diagnostics, None
+    files += [Path(p) for p in overrides if Path(p) not in files]
+    base = [f for f in library_files() if not _replaced_by(f, files)]
+
+    def read(path: Path) -> ast.Module:
+        text = overrides.get(path)
+        return parse(decode_source(read_bytes(path), str(path)) if text is None else text, str(path))
+
+    try:
+        library = build(base + files, read)
+    except SgsError as error:
+        return error.diagnostics, None
+    return list(library.warnings), library
 
 
 def _written(ruleset: ast.RulesetDef, prop: str) -> list[str]:
