@@ -207,3 +207,19 @@ async def test_ruling_diagnostics(client: LanguageClient):
     bad = 'ruling "a" {\n  ruleset standard;\n  seat 1 lord hero 無此人;\n}\n'
     found = await _open(client, "r.ruling", bad)
     assert found and found[0].severity == lsp.DiagnosticSeverity.Error and found[0].range.start.line == 2
+
+
+async def test_a_file_parsed_by_definitions_is_the_file_parsed_whole():
+    """What the server parses again on an edit (only the changed definitions) is the tree the
+    whole file gives; a text that does not parse is left to the whole parse and its errors."""
+    from sgs_dsl.editor.lsp import Chunks
+    from sgs_dsl.syntax.parser import parse
+
+    path = str(_folder() / "my.sgs")
+    chunks = Chunks()
+    text = SKILL + OTHER
+    assert chunks.parse(text, path) == parse(text, path)
+    edited = text.replace("draw(you, 1)", "draw(you, 2)")
+    again = chunks.parse(edited, path)
+    assert again == parse(edited, path) and again != parse(text, path)
+    assert chunks.parse(text.replace("{ kingdom", "kingdom"), path) is None

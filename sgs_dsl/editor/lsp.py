@@ -25,7 +25,7 @@ from ..resources import library_files
 from ..syntax import ast
 from ..syntax.cache import parse_cached
 from ..syntax.diagnostics import Diagnostic, SgsError, Span
-from ..syntax.source import decode_source, read_bytes
+from ..syntax.source import clean_text, decode_source, read_bytes, source_lines
 from . import knowledge, semantic
 from .symbols import Index, Symbol, index_module, word_at
 
@@ -56,15 +56,18 @@ class SgsServer(LanguageServer):
         self.libraries: dict[str, Library] = {}  # folder -> the last library its files built
         self.extra: list[Path] = []  # the `library` setting: more .sgs files or folders
         self.workspace_scanned = False
+        self.chunks = Chunks()
 
     # ------------------------------------------------------------------ reading text
 
     def parse(self, text: str, path: str) -> ast.Module:
-        """`parse_cached`, remembered by text: an unchanged file is not read again."""
+        """`parse_cached`, remembered by text: an unchanged file is not read again, and a
+        changed one is parsed again only in the definitions that changed (`chunks`)."""
         known = self.parsed.get(path)
         if known is None or known[0] != text:
             try:
-                known = (text, parse_cached(text, path))
+                module = self.chunks.parse(text, path) if known is not None else None
+                known = (text, module or parse_cached(text, path))
             except SgsError as error:
                 known = (text, error)
             self.parsed[path] = known
@@ -85,6 +88,8 @@ class SgsServer(LanguageServer):
         return out
 
     def reindex(self) -> None:
+        """Index the trees parsed since the last time (when an answer needs the index, not on
+        every keystroke)."""
         for path, (_, module) in list(self.parsed.items()):
             if isinstance(module, ast.Module) and self._indexed.get(path) is not module:
                 self._indexed[path] = module
@@ -139,7 +144,6 @@ class SgsServer(LanguageServer):
         diagnostics, library = check_texts(paths, overrides, self.parse)
         if library is not None:
             self.libraries[str(Path(path).parent)] = library
-        self.reindex()
         found: dict[str, list[Diagnostic]] = {p: [] for p in opened if p in members}
         for d in diagnostics:
             if d.span.file in found:
@@ -176,6 +180,44 @@ class SgsServer(LanguageServer):
             lines = self.open_texts().get(p, "").splitlines()
             self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
                 uri=from_fs_path(p) or p, diagnostics=[_diagnostic(d, lines) for d in diagnostics]))
+
+
+class Chunks:
+    """Parse a file definition by definition, each remembered by its text and first line, so
+    that an edit re-parses only the definition it is in (and those below, if it added or
+    removed lines). A definition starts at a line that starts with its keyword (`skill `...);
+    the file parsed so is the same tree as parsed whole, since the grammar is a sequence of
+    definitions. A text that does not cut cleanly gives None: it is parsed whole, and its
+    syntax errors are those of the whole file."""
+
+    START = re.compile(r"(card|skill|hero|general|deck|ruleset|procedure|define)\s")
+    MAX = 20000  # definitions remembered
+
+    def __init__(self) -> None:
+        self.known: dict[tuple[str, int, str], tuple[ast.Definition, ...]] = {}
+
+    def parse(self, text: str, path: str) -> ast.Module | None:
+        from ..syntax.parser import parse
+
+        text = clean_text(text)
+        lines = source_lines(text)
+        starts = [i for i, line in enumerate(lines) if self.START.match(line)]
+        if not starts or len(self.known) > self.MAX:
+            self.known.clear()
+        definitions: list[ast.Definition] = []
+        bounds = [0, *starts[1:], len(lines)] if starts else [0, len(lines)]
+        for begin, end in zip(bounds, bounds[1:], strict=False):
+            chunk = "\n".join(lines[begin:end])
+            key = (path, begin, chunk)
+            found = self.known.get(key)
+            if found is None:
+                try:  # padded with empty lines: its spans are those of the whole file
+                    found = parse("\n" * begin + chunk + "\n", path).definitions
+                except SgsError:
+                    return None
+                self.known[key] = found
+            definitions.extend(found)
+        return ast.Module(path=path, definitions=tuple(definitions), lines=lines)
 
 
 def _rulings_library(ruling: Path) -> list[Path]:
@@ -308,6 +350,7 @@ def hover(ls: SgsServer, params: lsp.HoverParams) -> lsp.Hover | None:
     if not value:
         value = knowledge.explain_hover(ls.library_for(path), word)
     if not value:
+        ls.reindex()
         value = _symbol_hover(ls.index.find(word, path, pos.line + 1))
     if not value and knowledge.window(word) is not None:
         value = knowledge.window_hover(knowledge.window(word))  # type: ignore[arg-type]
@@ -363,6 +406,7 @@ def _symbols_at(ls: SgsServer, uri: str, pos: lsp.Position) -> tuple[list[Symbol
     word, _, _ = word_at(_line(ls, uri, pos.line), pos.character)
     if not word:
         return [], ""
+    ls.reindex()
     return ls.index.find(word, _path(uri), pos.line + 1), word
 
 
@@ -386,6 +430,7 @@ def references(ls: SgsServer, params: lsp.ReferenceParams) -> list[lsp.Location]
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbols(ls: SgsServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
     path = _path(params.text_document.uri)
+    ls.reindex()
     found = ls.index.modules.get(path)
     if found is None:
         return []
@@ -454,6 +499,7 @@ def semantic_tokens(ls: SgsServer, params: lsp.SemanticTokensParams) -> lsp.Sema
 
 def _names(ls: SgsServer, path: str) -> dict[str, str]:
     """The token type of each defined name (normalized): cards, skills, heroes, procedures."""
+    ls.reindex()
     out: dict[str, str] = {}
     for s in ls.index.symbols():
         kind = semantic.SYMBOL_TOKEN.get(s.kind)
