@@ -1,17 +1,19 @@
-"""The language server (`sgs lsp`) over stdio, driven by a real client (pytest-lsp): one server
+"""The language server (`sgs lsp`) over stdio, driven by a real client (pygls's): one server
 for the module, a designer's folder of two files, and the answers it gives."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 
 import pytest
 
-pytest_lsp = pytest.importorskip("pytest_lsp")
+pytest.importorskip("pygls")
+pytest_asyncio = pytest.importorskip("pytest_asyncio")
 from lsprotocol import types as lsp  # noqa: E402
+from pygls.lsp.client import LanguageClient  # noqa: E402
 from pygls.uris import from_fs_path  # noqa: E402
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
 
 from sgs_dsl.compiler.library import check_paths  # noqa: E402
 from sgs_dsl.core.windows import WINDOW_BY_ID  # noqa: E402
@@ -31,6 +33,26 @@ hero 測試者 ceshizhe { kingdom 魏; gender male; hp 4; skills 測試技, 奸�
 OTHER = "hero 測試乙 ceshiyi { kingdom 蜀; gender female; hp 3; skills ceshiji; }\n"
 FOLDER: Path | None = None
 SERVER: dict[str, lsp.InitializeResult] = {}
+WAIT = 120  # seconds for an answer: the first check loads the library
+
+
+class Client(LanguageClient):
+    """A client that keeps the diagnostics published for each file."""
+
+    def __init__(self) -> None:
+        super().__init__("sgs-lsp-test", "1")
+        self.diagnostics: dict[str, list[lsp.Diagnostic]] = {}
+        self.published: asyncio.Queue[str] = asyncio.Queue()
+
+        @self.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def published(params: lsp.PublishDiagnosticsParams) -> None:
+            self.diagnostics[params.uri] = list(params.diagnostics)
+            self.published.put_nowait(params.uri)
+
+    async def diagnostics_of(self, uri: str) -> list[lsp.Diagnostic]:
+        while await asyncio.wait_for(self.published.get(), WAIT) != uri:
+            pass
+        return self.diagnostics[uri]
 
 
 def _folder() -> Path:
@@ -44,36 +66,38 @@ def _folder() -> Path:
     return FOLDER
 
 
-@pytest_lsp.fixture(scope="module", loop_scope="module",
-                    config=ClientServerConfig(server_command=[sys.executable, "-m", "sgs_dsl.cli", "lsp"]))
-async def client(lsp_client: LanguageClient):
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def client():
     folder = _folder()
-    SERVER["init"] = await lsp_client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri=from_fs_path(str(folder)),
+    c = Client()
+    await c.start_io(sys.executable, "-m", "sgs_dsl.cli", "lsp")
+    SERVER["init"] = await c.initialize_async(lsp.InitializeParams(
+        capabilities=lsp.ClientCapabilities(), root_uri=from_fs_path(str(folder)),
         workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(folder)), name="designs")]))
-    yield
-    await lsp_client.shutdown_session()
+    c.initialized(lsp.InitializedParams())
+    yield c
+    await c.shutdown_async(None)
+    c.exit(None)
+    await c.stop()
 
 
 def _uri(name: str) -> str:
     return from_fs_path(str(_folder() / name))
 
 
-async def _open(client: LanguageClient, name: str, text: str, version: int = 1) -> list[lsp.Diagnostic]:
+async def _open(client: Client, name: str, text: str, version: int = 1) -> list[lsp.Diagnostic]:
     uri = _uri(name)
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(
         text_document=lsp.TextDocumentItem(uri=uri, language_id="sgs", version=version, text=text)))
-    await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    return client.diagnostics[uri]
+    return await client.diagnostics_of(uri)
 
 
-async def _change(client: LanguageClient, name: str, text: str, version: int) -> list[lsp.Diagnostic]:
+async def _change(client: Client, name: str, text: str, version: int) -> list[lsp.Diagnostic]:
     uri = _uri(name)
     client.text_document_did_change(lsp.DidChangeTextDocumentParams(
         text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
         content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)]))
-    await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    return client.diagnostics[uri]
+    return await client.diagnostics_of(uri)
 
 
 def _at(text: str, needle: str, offset: int = 0) -> lsp.Position:
@@ -82,7 +106,7 @@ def _at(text: str, needle: str, offset: int = 0) -> lsp.Position:
     return lsp.Position(line=before.count("\n"), character=len(before.split("\n")[-1]))
 
 
-async def test_diagnostics_are_the_checkers(client: LanguageClient, tmp_path: Path):
+async def test_diagnostics_are_the_checkers(client: Client, tmp_path: Path):
     """A file that loads gets its warnings; an edit that breaks it gets `sgs check`'s error, hint
     and place; fixing it clears them."""
     found = await _open(client, "my.sgs", SKILL)
@@ -103,7 +127,7 @@ async def test_diagnostics_are_the_checkers(client: LanguageClient, tmp_path: Pa
     await _change(client, "my.sgs", SKILL, 4)
 
 
-async def test_hover(client: LanguageClient):
+async def test_hover(client: Client):
     uri = _uri("my.sgs")
     window = await client.text_document_hover_async(lsp.HoverParams(
         text_document=lsp.TextDocumentIdentifier(uri=uri), position=_at(SKILL, "damaged", 2)))
@@ -123,7 +147,7 @@ async def test_hover(client: LanguageClient):
     assert field is not None and "field `target` of damage: player" in field.contents.value
 
 
-async def test_completion(client: LanguageClient):
+async def test_completion(client: Client):
     uri = _uri("my.sgs")
 
     async def labels(text: str, at: lsp.Position) -> dict[str, lsp.CompletionItem]:
@@ -146,7 +170,7 @@ async def test_completion(client: LanguageClient):
     await _change(client, "my.sgs", SKILL, 40)
 
 
-async def test_definition_and_references(client: LanguageClient):
+async def test_definition_and_references(client: Client):
     uri = _uri("my.sgs")
     found = await client.text_document_definition_async(lsp.DefinitionParams(
         text_document=lsp.TextDocumentIdentifier(uri=uri), position=_at(SKILL, "skills 測試技", 8)))
@@ -165,7 +189,7 @@ async def test_definition_and_references(client: LanguageClient):
                       ("other.sgs", 0, OTHER.index("ceshiji"))]
 
 
-async def test_document_symbols(client: LanguageClient):
+async def test_document_symbols(client: Client):
     symbols = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(
         text_document=lsp.TextDocumentIdentifier(uri=_uri("my.sgs"))))
     assert symbols is not None
@@ -173,7 +197,7 @@ async def test_document_symbols(client: LanguageClient):
         ("測試技", lsp.SymbolKind.Function, 1), ("測試者", lsp.SymbolKind.Struct, 8)]
 
 
-async def test_rename_skill_id(client: LanguageClient):
+async def test_rename_skill_id(client: Client):
     edit = await client.text_document_rename_async(lsp.RenameParams(
         text_document=lsp.TextDocumentIdentifier(uri=_uri("my.sgs")), position=_at(SKILL, "ceshiji", 2),
         new_name="cheshi"))
@@ -183,7 +207,7 @@ async def test_rename_skill_id(client: LanguageClient):
     assert by_file == {"my.sgs": [(1, 10, "cheshi")], "other.sgs": [(0, OTHER.index("ceshiji"), "cheshi")]}
 
 
-async def test_semantic_tokens(client: LanguageClient):
+async def test_semantic_tokens(client: Client):
     result = await client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(
         text_document=lsp.TextDocumentIdentifier(uri=_uri("my.sgs"))))
     assert result is not None
@@ -203,7 +227,7 @@ async def test_semantic_tokens(client: LanguageClient):
     assert ("1", "number") in decoded and ("draw", "function") in decoded
 
 
-async def test_ruling_diagnostics(client: LanguageClient):
+async def test_ruling_diagnostics(client: Client):
     bad = 'ruling "a" {\n  ruleset standard;\n  seat 1 lord hero 無此人;\n}\n'
     found = await _open(client, "r.ruling", bad)
     assert found and found[0].severity == lsp.DiagnosticSeverity.Error and found[0].range.start.line == 2
