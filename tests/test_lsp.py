@@ -205,6 +205,14 @@ async def test_rename_skill_id(client: Client):
     by_file = {Path(uri).name: [(e.range.start.line, e.range.start.character, e.new_text) for e in edits]
                for uri, edits in edit.changes.items()}
     assert by_file == {"my.sgs": [(1, 10, "cheshi")], "other.sgs": [(0, OTHER.index("ceshiji"), "cheshi")]}
+    with pytest.raises(Exception, match="outside the workspace"):  # a built-in skill, the library not open
+        await client.text_document_rename_async(lsp.RenameParams(
+            text_document=lsp.TextDocumentIdentifier(uri=_uri("my.sgs")), position=_at(SKILL, "奸雄", 1),
+            new_name="jx"))
+    with pytest.raises(Exception, match="is not a skill id"):
+        await client.text_document_rename_async(lsp.RenameParams(
+            text_document=lsp.TextDocumentIdentifier(uri=_uri("my.sgs")), position=_at(SKILL, "ceshiji", 2),
+            new_name="2x"))
 
 
 async def test_semantic_tokens(client: Client):

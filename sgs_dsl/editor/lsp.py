@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +125,17 @@ class SgsServer(LanguageServer):
         for f in library_files():
             self.read_file(str(f))
         self.reindex()
+
+    def editable(self) -> Callable[[str], bool]:
+        """Whether a file may be edited by a rename: open, or under a workspace folder."""
+        roots = [_path(f.uri) for f in self.workspace.folders.values()]
+        if self.workspace.root_path:
+            roots.append(os.path.abspath(self.workspace.root_path))
+        opened = set(self.open_texts())
+
+        def inside(path: str) -> bool:
+            return path in opened or any(r and (path + os.sep).startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+        return inside
 
     # ------------------------------------------------------------------ checking
 
@@ -475,10 +487,14 @@ def rename(ls: SgsServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
         return None
     if not ID.fullmatch(params.new_name):
         raise ValueError(f"'{params.new_name}' is not a skill id: letters, digits and _, not starting with a digit")
+    editable = ls.editable()
+    if not editable(skill.span.file):
+        raise ValueError(f"the skill '{skill.name}' is defined outside the workspace ({skill.span.file}): "
+                         "open its folder to rename it")
     old = skill.id.lower()
     changes: dict[str, list[lsp.TextEdit]] = {}
     for r in ls.index.references([skill]):
-        if r.text.lower() == old:
+        if r.text.lower() == old and editable(r.span.file):
             changes.setdefault(from_fs_path(r.span.file) or r.span.file, []).append(
                 lsp.TextEdit(range=_range(r.span, []), new_text=params.new_name))
     return lsp.WorkspaceEdit(changes=changes)
