@@ -102,6 +102,12 @@ def text_facts(text: str, card: bool = False) -> Facts:
         found.discard(None)
         numbers.append((key, frozenset(n for n in found if n is not None)))
     targets = None
+    if not card:  # whom a skill chooses: 一名其他角色, or 一名角色 (anyone, you too)
+        # one point-fights another, and one's attack range holds others only: both mean 其他角色
+        chosen = re.sub(r"與一名[^，。：]*?角色拼點|攻擊範圍內的一名角色|另一名角色", "一名其他角色", t)
+        other = bool(re.search(r"[一二兩1-9]名其他角色", chosen))
+        anyone = bool(re.search(r"[一二兩1-9]名角色", chosen))
+        targets = "others" if other and not anyone else "anyone" if anyone and not other else None
     if card:
         m = re.search(r"對([^，。]*?)使用", t)
         if m:
@@ -143,7 +149,24 @@ def skill_facts(skill: Skill) -> Facts:
     if not skill.actives and not skill.attached:
         once = None
     return Facts(frozenset(skill.triggers) or None, optional, once,
-                 frozenset(t for t in skill.tags if t in TAG_WORDS.values()), _literal_numbers(members))
+                 frozenset(t for t in skill.tags if t in TAG_WORDS.values()), _literal_numbers(members),
+                 _chosen_from(members))
+
+
+def _chosen_from(members: Iterable[object]) -> str | None:
+    """Whom the skill's choose_player(s) pick from: others (others(...)), anyone (players()),
+    None when it chooses no one or from both, or from a list of its own."""
+    sources = set()
+    for call in cardtext.calls(list(members)):
+        if call.name.text in ("choose_player", "choose_players") and len(call.args) > 1:
+            pool = call.args[1]
+            if isinstance(pool, ast.Filter):
+                pool = pool.items
+            if isinstance(pool, ast.Call) and pool.name.text in ("others", "players"):
+                sources.add("others" if pool.name.text == "others" else "anyone")
+            else:
+                return None
+    return sources.pop() if len(sources) == 1 else None
 
 
 def card_facts(card: CardKind) -> Facts:
