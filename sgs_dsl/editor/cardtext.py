@@ -15,16 +15,17 @@ from pathlib import Path
 
 from ..compiler.library import parse_file
 from ..core.defs import CardKind, Skill
+from ..core.model import SUIT_ZH
 from ..core.windows import WINDOW_BY_ID
 from ..syntax import ast
+from ..syntax.diagnostics import SgsError
 
 UNKNOWN = "〔…〕"
 DIGITS = "零一兩三四五六七八九十"
 TAG_WORDS = {"locked": "鎖定技", "limited": "限定技", "wake": "覺醒技", "lord": "主公技"}
 PHASES = {"prepare": "準備階段", "judge": "判定階段", "draw": "摸牌階段", "play": "出牌階段",
           "discard": "棄牌階段", "finish": "結束階段"}
-SUITS = {"spade": "黑桃", "heart": "紅桃", "club": "梅花", "diamond": "方塊",
-         "♠": "黑桃", "♥": "紅桃", "♣": "梅花", "♦": "方塊"}
+SUITS = {**SUIT_ZH, **{sign: sign for sign in SUIT_ZH.values()}}  # printed as the signs: ♥牌
 WORDS = {"red": "紅色", "black": "黑色", "any": "", "basic": "基本", "trick": "錦囊", "equip": "裝備",
          "weapon": "武器", "armor": "防具", "ordinary": "普通錦囊", "delayed": "延時錦囊", "horse": "坐騎"}
 ZONES = {"hand": "手牌", "hand_equip": "牌", "equip": "裝備區裡的牌", "area": "區域裡的牌", "judge": "判定區裡的牌"}
@@ -40,16 +41,18 @@ def number(n: int) -> str:
 # ---------------------------------------------------------------- the syntax tree of a definition
 
 @functools.lru_cache(maxsize=64)
-def _module(path: str) -> ast.Module:
+def _module(path: str, stamp: tuple[int, int]) -> ast.Module:
     return parse_file(Path(path))
 
 
 def definition(thing: Skill | CardKind) -> ast.SkillDef | ast.CardDef | None:
-    """The syntax tree of a skill or card, found by its span in the file that defines it."""
+    """The syntax tree of a skill or card, found by its span in the file that defines it (as
+    the file is now: kept while its time and size stay)."""
     span = thing.span
     try:
-        module = _module(span.file)
-    except (OSError, ValueError, Exception):  # noqa: BLE001 - a file gone since the load: no tree
+        stat = Path(span.file).stat()
+        module = _module(span.file, (stat.st_mtime_ns, stat.st_size))
+    except (OSError, SgsError):  # a file gone or broken since the load: no tree, the draft reads 〔…〕
         return None
     for d in module.definitions:
         if isinstance(d, (ast.SkillDef, ast.CardDef)) and d.span.line == span.line and d.span.column == span.column:
@@ -282,7 +285,7 @@ def modifier_text(m: ast.Modifier) -> str:
         "limit": f"你使用{card}無次數限制" if value == "無限制" else f"你使用{card}的次數上限{sign}{value}",
         "targets": f"你使用{card}可以額外指定{value}個目標",
         "range": f"你使用{card}無距離限制" if value == "無限制" else f"你使用{card}的距離{sign}{value}",
-        "trick_distance": f"你使用錦囊牌無距離限制" if value == "無限制" else f"你使用錦囊牌的距離{sign}{value}",
+        "trick_distance": "你使用錦囊牌無距離限制" if value == "無限制" else f"你使用錦囊牌的距離{sign}{value}",
     }
     return texts.get(name, UNKNOWN)
 
@@ -326,7 +329,7 @@ def members_text(members: Sequence[ast.Member], tags: Sequence[str]) -> list[str
         elif isinstance(m, ast.Forbid):
             out.append(forbid_text(m))
         elif isinstance(m, ast.FilterSkill):
-            target = SUITS.get(m.target.text, f"【{m.target.text}】")
+            target = SUITS[m.target.text] + "牌" if m.target.text in SUITS else f"【{m.target.text}】"
             out.append(f"你的{pattern(m.pattern)}牌均視為{target}")
         elif isinstance(m, ast.Equipped):
             out.append(f"若你的裝備區裡沒有防具牌，你視為裝備著【{m.card.text}】")

@@ -50,7 +50,7 @@ MOMENTS: tuple[tuple[str, frozenset[str]], ...] = tuple((p, frozenset(w.split())
     (r"需要使用或打出|需要打出|需要使用", "asked"),
     (r"抵消(?:後|時)", "cancelled"),
     (r"進入瀕死|處於瀕死", "dying hp_changed"),
-    (r"死亡時|死亡後|殺死", "death after_death"),
+    (r"死亡時|死亡後", "death after_death"),
     (r"回復體力(?:時|後)", "recovering recovered"),
     (r"失去\S點體力後|失去體力後", "lost_hp hp_changed"),
     (r"失去\S*?(?:牌|手牌)(?:後|時)", "cards_lost"),
