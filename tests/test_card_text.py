@@ -192,3 +192,11 @@ def test_sgs_text_refuses_a_bad_request_without_a_traceback(args) -> None:
     result = invoke("text", *args)
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
+
+
+def test_the_histogram_in_docs_editor_md_is_the_reports(entries) -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "editor.md").read_text(encoding="utf-8")
+    section = doc[doc.index("### Similarity of the built-in texts"):]
+    rows = [line.split("|")[1:4] for line in section.splitlines() if line.startswith("| 0.") or line.startswith("| 1.")]
+    written = [(a.strip(), int(b), int(c)) for a, b, c in rows]
+    assert written == textcheck.histogram(entries), "update docs/editor.md from `sgs text --report`"
