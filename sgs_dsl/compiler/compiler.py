@@ -380,6 +380,8 @@ class Compiler:
         equipped: list[EquippedDef | None] = []
         attached: list[AttachDef] = []  # actions for others
         differs = ""  # `differs "REASON";`
+        misreads.twice(self, [m.name for m in members if isinstance(m, ast.Prop) and m.name.text == "differs"],
+                       "the property")
         # states, tags, and the values set on a use or a damage are readable
         self.states = states if states is not None else state_check.declare(self, name, members)
         misreads.unused_states(self, members)
@@ -438,8 +440,8 @@ class Compiler:
         (`sgs text` reads it: its structured check lets the difference pass)."""
         value = m.values[0] if len(m.values) == 1 else None
         if before:
-            self.error(m.name.span, "'differs' is given twice", "give one reason, in one string")
-        elif not isinstance(value, ast.Str) or not value.value.strip('"').strip():
+            return before  # a second one is an error of its own (misreads.twice)
+        if not isinstance(value, ast.Str) or not value.value.strip('"').strip():
             self.error(m.span, "'differs' needs a reason: one non-empty string",
                        '`differs "the printed text counts the cards, the rules cap them at 5";`')
         else:
