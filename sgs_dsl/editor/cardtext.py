@@ -10,7 +10,7 @@ failure."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from ..compiler.library import parse_file
@@ -101,11 +101,14 @@ def amount(e: ast.Expr | None, unit: str) -> str:
     return "X" + unit
 
 
-def pattern(p: ast.Pattern | None) -> str:
+def pattern(p: ast.Pattern | None, noun: bool = False) -> str:
+    """A card pattern as printed: 【殺】或【決鬥】, 黑色 (with `noun`, a pattern of colours, suits
+    and types only is a noun: 黑色牌, 錦囊牌)."""
     if p is None:
         return ""
     alts = []
     for atoms in p.alternatives:
+        named = any(a.kind == "name" and a.text not in WORDS for a in atoms)
         parts = []
         for a in atoms:
             if a.kind == "suit":
@@ -114,7 +117,7 @@ def pattern(p: ast.Pattern | None) -> str:
                 parts.append(WORDS[a.text])
             else:
                 parts.append(f"【{a.text}】")
-        alts.append("".join(parts))
+        alts.append("".join(parts) + ("" if named or not noun else "牌"))
     return "或".join(alts)
 
 
@@ -201,10 +204,11 @@ def _stmt(s: ast.Stmt) -> list[str]:
         return [effect(s.value)] if isinstance(s.value, ast.Call) and effect(s.value) != UNKNOWN else []
     if isinstance(s, ast.Set):
         path = ".".join(n.text for n in s.path)
-        value = amount(s.value, "") if isinstance(s.value, ast.Int) else "X"
+        value = str(s.value.value) if isinstance(s.value, ast.Int) else "X"
         if path == "phase.count" and s.op == "=" and isinstance(s.value, ast.Int) and s.value.value == 0:
             return ["放棄摸牌"]
         if path == "phase.count":
+            value = amount(s.value, "") if isinstance(s.value, ast.Int) else "X"
             return ["少摸" + value + "張牌" if s.op == "-=" else "多摸" + value + "張牌" if s.op == "+=" else "摸" + value + "張牌"]
         if path == "damage.amount":
             return [f"此傷害{'+' if s.op == '+=' else '-' if s.op == '-=' else '改為'}{value}"]
@@ -212,7 +216,7 @@ def _stmt(s: ast.Stmt) -> list[str]:
     if isinstance(s, ast.If):
         inner = body(s.body)
         other = body(s.orelse)
-        text = "若" + UNKNOWN + "，" + "，".join(inner or [UNKNOWN])
+        text = "若" + condition(s.cond) + "，" + "，".join(inner or [UNKNOWN])
         return [text + ("；否則，" + "，".join(other) if other else "")]
     if isinstance(s, (ast.For, ast.Repeat, ast.Loop)):
         return body(s.body)
@@ -233,7 +237,7 @@ def _yours(cond: ast.Expr | None) -> bool:
                for n in (walk(cond) if cond is not None else ()))
 
 
-def moment(window: str, cond: ast.Expr | None) -> str:
+def moment(window: str, cond: ast.Expr | None, each_point: bool = False) -> str:
     """When a trigger acts, as printed: 準備階段, 當你受到傷害後, 摸牌階段 ..."""
     phase = _phase_in(cond)
     if window == "phase_start" and phase:
@@ -244,15 +248,54 @@ def moment(window: str, cond: ast.Expr | None) -> str:
         return PHASES[phase] + "開始前"
     if window == "draw_phase":
         return "摸牌階段"
+    whose = "你" if _yours(cond) else "一名角色"
+    card = _card_in(cond)
+    if window in CARD_MOMENTS:
+        return "當" + whose + CARD_MOMENTS[window].format(card or "牌")
+    if window == "damaged" and each_point:
+        return f"當{whose}受到1點傷害後"
     spec = WINDOW_BY_ID.get(window)
     zh = spec.zh if spec is not None else window
-    return "當" + ("你" if _yours(cond) else "一名角色") + zh
+    return "當" + whose + zh
+
+
+# the windows of a card's use or answer, with the card the condition names (`use.card is 殺`)
+CARD_MOMENTS = {"using": "使用{}時", "specifying": "使用{}指定目標時", "after_specify": "使用{}指定一名角色為目標後",
+                "targeted": "成為{}的目標時", "after_targeted": "成為{}的目標後",
+                "asked": "需要使用或打出一張{}時", "played": "打出{}時"}
+
+
+def _card_in(cond: ast.Expr | None) -> str:
+    """The card a condition asks for: `use.card is 殺|決鬥` -> 【殺】或【決鬥】."""
+    for n in walk(cond) if cond is not None else ():
+        if isinstance(n, ast.Is) and not n.negate and isinstance(n.expr, ast.Field) and n.expr.name == "card":
+            return pattern(n.pattern, noun=True)
+    return ""
+
+
+def condition(e: ast.Expr) -> str:
+    """A condition of a body as printed, for the common forms; else 〔…〕."""
+    if isinstance(e, ast.Is):
+        subject = "結果" if isinstance(e.expr, ast.Field) and isinstance(e.expr.obj, ast.Var) else "此牌"
+        return subject + ("不為" if e.negate else "為") + (pattern(e.pattern, noun=True) or "牌")
+    if isinstance(e, ast.Field) and e.name == "hurt":
+        return who(e.obj) + "已受傷"
+    if isinstance(e, ast.Not) and isinstance(e.expr, ast.Field) and e.expr.name == "hurt":
+        return who(e.expr.obj) + "未受傷"
+    if isinstance(e, ast.Compare) and isinstance(e.left, ast.Field) and e.left.name == "hand" \
+            and isinstance(e.right, ast.Int) and e.right.value == 0 and e.op == "==":
+        return who(e.left.obj) + "沒有手牌"
+    if isinstance(e, ast.Logic) and e.op == "and":
+        parts = [condition(x) for x in e.items]
+        return "且".join(p for p in parts if p != UNKNOWN) or UNKNOWN
+    return UNKNOWN
 
 
 def trigger_text(t: ast.Trigger, locked: bool) -> str:
     optional = any(tag.text == "optional" for tag in t.tags)
     windows = [t.window.text, *(w.text for w in t.also)]
-    when = "或".join(dict.fromkeys(moment(_window_id(w), t.cond) for w in windows))
+    each_point = any(tag.text == "each_point" for tag in t.tags)
+    when = "或".join(dict.fromkeys(moment(_window_id(w), t.cond, each_point) for w in windows))
     return when + "，" + chosen(body(t.body), optional and not locked)
 
 
@@ -276,7 +319,7 @@ def modifier_text(m: ast.Modifier) -> str:
     value = str(m.value.value) if isinstance(m.value, ast.Int) else (
         "無限制" if isinstance(m.value, ast.Var) and m.value.name == "unlimited" else "X")
     sign = {"+=": "+", "-=": "-", "=": "為"}[op]
-    card = pattern(m.pattern) or "牌"
+    card = pattern(m.pattern, noun=True) or "牌"
     texts = {
         "distance_from": f"其他角色計算與你的距離{sign}{value}",
         "distance_to": f"你計算與其他角色的距離{sign}{value}",
@@ -291,7 +334,7 @@ def modifier_text(m: ast.Modifier) -> str:
 
 
 def forbid_text(f: ast.Forbid) -> str:
-    card = pattern(f.pattern)
+    card = pattern(f.pattern, noun=True)
     return {
         "target": f"你不能成為{card}的目標",
         "use": f"你不能使用{card}",
@@ -301,16 +344,19 @@ def forbid_text(f: ast.Forbid) -> str:
     }.get(f.kind.text, UNKNOWN)
 
 
-def view_as_text(v: ast.ViewAs) -> str:
+def view_as_text(v: ast.ViewAs, basic: Callable[[str], bool] | None = None) -> str:
     zone = ZONES.get(v.zone.text, "牌") if v.zone is not None else "手牌"
     what = pattern(v.pattern)
     kind = "牌" if zone == "牌" else zone
     modes = [m.text for m in v.modes]
     how = "使用" if modes == ["use"] else "打出" if modes == ["play"] else "使用或打出"
+    if not modes and basic is not None and not basic(v.card.text):
+        how = "使用"  # a trick or an equipment is used, never played out
     return f"你可以將{number(v.count)}張{what}{kind}當【{v.card.text}】{how}"
 
 
-def members_text(members: Sequence[ast.Member], tags: Sequence[str]) -> list[str]:
+def members_text(members: Sequence[ast.Member], tags: Sequence[str],
+                 basic: Callable[[str], bool] | None = None) -> list[str]:
     locked = "locked" in tags or "wake" in tags
     out: list[str] = []
     for m in members:
@@ -323,7 +369,7 @@ def members_text(members: Sequence[ast.Member], tags: Sequence[str]) -> list[str
             once = any(t.text == "once" for t in m.tags)
             out.append("其他角色的出牌階段" + ("限一次" if once else "") + "，其可以" + "，".join(body(m.body) or [UNKNOWN]))
         elif isinstance(m, ast.ViewAs):
-            out.append(view_as_text(m))
+            out.append(view_as_text(m, basic))
         elif isinstance(m, ast.Modifier):
             out.append(modifier_text(m))
         elif isinstance(m, ast.Forbid):
@@ -336,12 +382,13 @@ def members_text(members: Sequence[ast.Member], tags: Sequence[str]) -> list[str
     return out
 
 
-def skill_text(skill: Skill) -> str:
-    """The generated text of a skill: its tags, then each part, in the order it is written."""
+def skill_text(skill: Skill, basic: Callable[[str], bool] | None = None) -> str:
+    """The generated text of a skill: its tags, then each part, in the order it is written.
+    `basic` says whether a card name is a basic card's (played out as well as used)."""
     d = definition(skill)
     members = d.members if d is not None else ()
     head = "".join(TAG_WORDS[t] + "，" for t in ("lord", "locked", "limited", "wake") if t in skill.tags)
-    parts = members_text(members, skill.tags)
+    parts = members_text(members, skill.tags, basic)
     return head + "。".join(parts or [UNKNOWN]) + "。"
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import attrs
 
@@ -267,8 +267,18 @@ class Entry:
                 "findings": [attrs.asdict(f) for f in self.findings], "differs": self.differs}
 
 
-def check_skill(skill: Skill) -> Entry:
-    generated = cardtext.skill_text(skill)
+def basic_cards(library: object) -> Callable[[str], bool]:
+    """Whether a name the library reads names a basic card (one played out as well as used)."""
+    cards = library.cards  # type: ignore[attr-defined]
+
+    def basic(name: str) -> bool:
+        found = cards.find(name)
+        return bool(found) and found[0].type == "basic"
+    return basic
+
+
+def check_skill(skill: Skill, basic: Callable[[str], bool] | None = None) -> Entry:
+    generated = cardtext.skill_text(skill, basic)
     findings = compare(text_facts(skill.text), skill_facts(skill)) if skill.text else []
     return Entry("skill", skill.name, skill.key, str(skill.span), skill.text, generated,
                  similarity(generated, skill.text), tuple(findings), skill.differs)
@@ -285,7 +295,8 @@ def report(library: object) -> list[Entry]:
     """Every skill and card of a library (the skills cards carry are read with their card)."""
     skills = [s for s in library.skills.values() if not s.from_card]  # type: ignore[attr-defined]
     cards = list(library.cards.values())  # type: ignore[attr-defined]
-    return [check_skill(s) for s in skills] + [check_card(c) for c in cards]
+    basic = basic_cards(library)
+    return [check_skill(s, basic) for s in skills] + [check_card(c) for c in cards]
 
 
 BUCKETS = ((0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 1.01))
@@ -313,7 +324,8 @@ def lookup(library: object, kind: str, name: str) -> list[Entry]:
     if not found:
         hint = did_you_mean(name, table.names())
         raise LookupError(f"no {kind} named '{name}'" + (f"; {hint}" if hint else ""))
-    return [check_skill(d) if kind == "skill" else check_card(d) for d in found]
+    basic = basic_cards(library)
+    return [check_skill(d, basic) if kind == "skill" else check_card(d) for d in found]
 
 
 def render(entry: Entry, draft_only: bool = False) -> list[str]:
