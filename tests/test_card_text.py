@@ -75,6 +75,7 @@ skill 測試甲 ceshi_jia "當你受到傷害後，你可以摸兩張牌。" {
 def test_a_skill_whose_rules_say_its_text_agrees(tmp_path) -> None:
     entry = _entry(tmp_path, AGREES, "測試甲")
     assert entry.verdict == "agrees" and not entry.findings
+    assert set(entry.compared) >= {"moment", "optionality", "tags", "numbers"}
     assert entry.generated == "當你受到傷害後，你可以摸兩張牌。"
     assert entry.score == 1.0
 

@@ -29,9 +29,9 @@ _NUM = r"([一壹兩二三四五六七八九十\d]|X)"
 
 # the windows a phrase of a printed text names: a phrase read, the windows that fit it
 MOMENTS: tuple[tuple[str, frozenset[str]], ...] = tuple((p, frozenset(w.split())) for p, w in (
-    (r"受到(?:\S點)?(?:火焰|雷電)?傷害後|每受到\S點傷害", "damaged hp_changed damage_end"),
+    (r"受到[^，。；]{0,10}傷害(?:一次)?後|每受到\S點傷害", "damaged hp_changed damage_end"),
     (r"受到(?:\S點)?(?:火焰|雷電)?傷害時", "taking_damage damaged"),
-    (r"造成(?:\S點)?傷害後|造成\S點傷害，", "caused_damage damage_end"),
+    (r"造成[^，。；]{0,4}傷害(?:一次)?後|造成\S點傷害，", "caused_damage damage_end"),
     (r"造成(?:\S點)?傷害時", "causing_damage caused_damage"),
     (r"準備階段|回合開始階段", "phase_start turn_start phase_before"),
     (r"(?<!回合)結束階段|回合結束階段", "phase_start phase_end turn_end"),
@@ -42,7 +42,8 @@ MOMENTS: tuple[tuple[str, frozenset[str]], ...] = tuple((p, frozenset(w.split())
     (r"摸牌階段開始時", "draw_phase"),
     (r"(?:判定|摸牌|出牌|棄牌)階段結束時", "phase_end"),
     (r"摸牌階段[，,]|摸牌階段摸牌時|摸牌時", "draw_phase phase_start"),
-    (r"跳過\S{0,4}階段", "phase_before phase_start draw_phase"),
+    (r"跳過\S{0,6}階段", "phase_before phase_start draw_phase"),
+    (r"使用[^，。；]{0,12}時|打出[^，。；]{0,8}時|每打出", "using played specifying after_specify asked"),
     (r"成為\S*?目標(?:時|後)", "targeted after_targeted specifying"),
     (r"指定\S*?目標(?:時|後)", "specifying after_specify targeted using"),
     (r"判定牌生效前", "judge_before"),
@@ -51,7 +52,7 @@ MOMENTS: tuple[tuple[str, frozenset[str]], ...] = tuple((p, frozenset(w.split())
     (r"抵消(?:後|時)", "cancelled"),
     (r"進入瀕死|處於瀕死", "dying hp_changed"),
     (r"死亡時|死亡後", "death after_death"),
-    (r"回復體力(?:時|後)", "recovering recovered"),
+    (r"回復(?:\S點)?體力(?:時|後)", "recovering recovered"),
     (r"失去\S點體力後|失去體力後", "lost_hp hp_changed"),
     (r"失去\S*?(?:牌|手牌)(?:後|時)", "cards_lost"),
     (r"置入棄牌堆", "into_discard_pile cards_lost"),
@@ -228,6 +229,23 @@ def compare(text: Facts, rules: Facts) -> list[Finding]:
     return out
 
 
+FACTS = ("moment", "optionality", "limit", "tags", "numbers", "targets")
+
+
+def compared(text: Facts, rules: Facts) -> tuple[str, ...]:
+    """The facts both sides say something about: the ones `compare` can find a difference in."""
+    said = dict(text.numbers)
+    both = {
+        "moment": bool(text.windows and rules.windows),
+        "optionality": text.optional is not None and rules.optional is not None,
+        "limit": text.once is not None and rules.once is not None,
+        "tags": text.tags is not None and rules.tags is not None,
+        "numbers": any(n and said.get(k) for k, n in rules.numbers),
+        "targets": text.targets is not None and rules.targets is not None,
+    }
+    return tuple(f for f in FACTS if both[f])
+
+
 def similarity(generated: str, quoted: str) -> float:
     """difflib's ratio of the two texts, normalised: one script, no punctuation or marks."""
     def norm(s: str) -> str:
@@ -250,6 +268,7 @@ class Entry:
     score: float
     findings: tuple[Finding, ...]
     differs: str  # the file's reason, if it marks the difference
+    compared: tuple[str, ...] = ()  # the facts both sides said something about
 
     @property
     def verdict(self) -> str:
@@ -264,7 +283,8 @@ class Entry:
     def as_json(self) -> dict[str, object]:
         return {"kind": self.kind, "name": self.name, "key": self.key, "where": self.where, "quoted": self.quoted,
                 "generated": self.generated, "similarity": self.score, "verdict": self.verdict,
-                "findings": [attrs.asdict(f) for f in self.findings], "differs": self.differs}
+                "findings": [attrs.asdict(f) for f in self.findings], "differs": self.differs,
+                "compared": list(self.compared)}
 
 
 def basic_cards(library: object) -> Callable[[str], bool]:
@@ -279,16 +299,20 @@ def basic_cards(library: object) -> Callable[[str], bool]:
 
 def check_skill(skill: Skill, basic: Callable[[str], bool] | None = None) -> Entry:
     generated = cardtext.skill_text(skill, basic)
-    findings = compare(text_facts(skill.text), skill_facts(skill)) if skill.text else []
+    text, rules = text_facts(skill.text), skill_facts(skill)
+    findings = compare(text, rules) if skill.text else []
     return Entry("skill", skill.name, skill.key, str(skill.span), skill.text, generated,
-                 similarity(generated, skill.text), tuple(findings), skill.differs)
+                 similarity(generated, skill.text), tuple(findings), skill.differs,
+                 compared(text, rules) if skill.text else ())
 
 
 def check_card(card: CardKind) -> Entry:
     generated = cardtext.card_text(card)
-    findings = compare(text_facts(card.text, card=True), card_facts(card)) if card.text else []
+    text, rules = text_facts(card.text, card=True), card_facts(card)
+    findings = compare(text, rules) if card.text else []
     return Entry("card", card.name, card.key, str(card.span), card.text, generated,
-                 similarity(generated, card.text), tuple(findings), card.differs)
+                 similarity(generated, card.text), tuple(findings), card.differs,
+                 compared(text, rules) if card.text else ())
 
 
 def report(library: object) -> list[Entry]:
@@ -355,6 +379,10 @@ def render_report(entries: list[Entry]) -> list[str]:
     out.append("")
     out.append("similarity   skills  cards")
     out.extend(f"{label:<11}  {skills:>6}  {cards:>5}" for label, skills, cards in histogram(entries))
+    for kind in ("skill", "card"):
+        mine = [e for e in entries if e.kind == kind]
+        counts = ", ".join(f"{fact} {sum(fact in e.compared for e in mine)}" for fact in FACTS)
+        out.append(f"compared, of {len(mine)} {kind}s: {counts}")
     failed = [e for e in entries if e.failed]
     marked = sum(1 for e in entries if e.verdict == "marked")
     out.append(f"{len(entries)} skills and cards: {len(entries) - len(failed) - marked} agree, {marked} marked "
