@@ -201,3 +201,11 @@ def test_the_histogram_in_docs_editor_md_is_the_reports(entries) -> None:
     rows = [line.split("|")[1:4] for line in section.splitlines() if line.startswith("| 0.") or line.startswith("| 1.")]
     written = [(a.strip(), int(b), int(c)) for a, b, c in rows]
     assert written == textcheck.histogram(entries), "update docs/editor.md from `sgs text --report`"
+
+
+def test_sgs_text_on_a_broken_file_says_where_it_is_broken(tmp_path) -> None:
+    path = _write(tmp_path, AGREES.replace("{\n  on", '{\n  differs "";\n  on'))
+    result = invoke("text", "--skill", "測試甲", "-L", str(path))
+    assert result.exit_code == 1
+    assert f"{path}:3:3: error: 'differs' needs a reason" in result.output
+    assert "Traceback" not in result.output
