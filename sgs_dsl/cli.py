@@ -1426,5 +1426,47 @@ def lsp(stdio: bool) -> None:
     start()
 
 
+# --- skill text read back from the rules (sgs_dsl/editor/textcheck.py) -----------------------
+
+
+@main.command(name="text")
+@click.option("--skill", "skill_name", default=None, metavar="NAME", help="Print the text generated from a skill's rules.")
+@click.option("--card", "card_name", default=None, metavar="NAME", help="Print a card's generated text, quoted text and check.")
+@click.option("--report", is_flag=True, help="Every skill and card: similarity, structured check and what differs.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@library_option
+def text(skill_name: str | None, card_name: str | None, report: bool, as_json: bool, extra: tuple[Path, ...]) -> None:
+    """The rules read back as a card's text: a draft for a new skill (--skill NAME -L my.sgs),
+    a card's (--card NAME), or the report over every skill and card (--report): each one's
+    similarity to its quoted text and the structured check (moment, optionality, limits, tags,
+    numbers, targets). See docs/editor.md, "Skill text".
+
+    \b
+    Exit status: 0 when all agree (or the file marks why not, `differs`), 1 when the report
+    finds an unmarked disagreement, 2 a usage error or a name not found.
+    """
+    from sgs_dsl.editor import textcheck
+
+    if sum(x is not None and x is not False for x in (skill_name, card_name, report or None)) != 1:
+        raise click.UsageError("give one of --skill NAME, --card NAME or --report")
+    library = _load_library(extra)
+    if report:
+        entries = textcheck.report(library)
+        _out(_json([e.as_json() for e in entries]) if as_json else "\n".join(textcheck.render_report(entries)))
+        sys.exit(1 if any(e.failed for e in entries) else 0)
+    try:
+        entries = textcheck.lookup(library, "skill" if skill_name else "card", skill_name or card_name or "")
+    except LookupError as missing:
+        _err(f"error: {missing.args[0]}")
+        sys.exit(2)
+    if as_json:
+        _out(_json([e.as_json() for e in entries] if len(entries) > 1 else entries[0].as_json()))
+        return
+    for e in entries:
+        if skill_name is not None and len(entries) > 1:  # one name, several packages: say whose
+            _out(f"# {e.key} ({e.where})")
+        _out("\n".join(textcheck.render(e, draft_only=skill_name is not None)))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

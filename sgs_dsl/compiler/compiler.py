@@ -207,6 +207,8 @@ class Compiler:
                 skill_members.append(m)  # a pile on a hero card the card's text keeps cards on
             elif isinstance(m, ast.StateDecl):
                 skill_members.append(m)
+            elif isinstance(m, ast.Prop) and m.name.text == "differs":
+                kind.differs = self.differs(m, kind.differs)
             elif isinstance(m, ast.Prop):
                 if m.name.text != "like":  # read before any card's text (link_likes)
                     self.card_prop(m, kind)
@@ -377,6 +379,9 @@ class Compiler:
         filters: list[FilterDef | None] = []
         equipped: list[EquippedDef | None] = []
         attached: list[AttachDef] = []  # actions for others
+        differs = ""  # `differs "REASON";`
+        misreads.twice(self, [m.name for m in members if isinstance(m, ast.Prop) and m.name.text == "differs"],
+                       "the property")
         # states, tags, and the values set on a use or a damage are readable
         self.states = states if states is not None else state_check.declare(self, name, members)
         misreads.unused_states(self, members)
@@ -410,6 +415,8 @@ class Compiler:
                     forbids.append(f)
             elif isinstance(m, ast.Prop) and m.name.text == "pile":
                 continue  # declared before any text is compiled (moves_check)
+            elif isinstance(m, ast.Prop) and m.name.text == "differs":
+                differs = self.differs(m, differs)
             elif isinstance(m, ast.FilterSkill):
                 filters.append(filter_check.filter_def(self, m, name))
             elif isinstance(m, ast.Equipped):
@@ -426,7 +433,20 @@ class Compiler:
                      tuple(modifiers),
                      tuple(viewas_check.labelled(view_as)), span, tuple(actives), tuple(forbids),
                      filters=tuple(f for f in filters if f), equipped=tuple(e for e in equipped if e),
-                     attached=tuple(attached), key=name)
+                     attached=tuple(attached), key=name, differs=differs)
+
+    def differs(self, m: ast.Prop, before: str) -> str:
+        """`differs "REASON";`: the rules knowingly differ from the printed text, and why
+        (`sgs text` reads it: its structured check lets the difference pass)."""
+        value = m.values[0] if len(m.values) == 1 else None
+        if before:
+            return before  # a second one is an error of its own (misreads.twice)
+        if not isinstance(value, ast.Str) or not value.value.strip('"').strip():
+            self.error(m.span, "'differs' needs a reason: one non-empty string",
+                       '`differs "the printed text counts the cards, the rules cap them at 5";`')
+        else:
+            return value.value.strip('"').strip()
+        return before
 
     def active(self, m: ast.Active, skill: str) -> ActiveDef:
         once = False

@@ -193,6 +193,7 @@ class Skill:
     attached: tuple[AttachDef, ...] = ()  # actions for others
     package: str = ""  # the stem of the file that defines it (core/names.py)
     key: str = ""  # what the engine and reports keep it by: its name, or package.name when shared
+    differs: str = ""  # `differs "REASON";`: why its rules knowingly differ from its printed text (sgs text)
 
 
 EQUIP_TYPES = frozenset({"weapon", "armor", "offense_horse", "defense_horse"})
@@ -222,6 +223,7 @@ class CardKind:
     skill: Skill | None = None
     package: str = ""  # the stem of the file that defines it: cards/standard.sgs -> standard
     key: str = ""  # what the engine keeps it by: its name, or package.name when shared (core/names.py)
+    differs: str = ""  # `differs "REASON";`: why its rules knowingly differ from its printed text (sgs text)
     # read at every question: worked out from `type` once (it cannot change), and `uses` by context
     is_equip: bool = attr.ib(init=False, default=False, repr=False)
     _modes: dict[str, UseMode] | None = attr.ib(init=False, default=None, repr=False)

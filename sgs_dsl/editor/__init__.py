@@ -1,1 +1,1 @@
-"""Tools for the designer's editor: the language server (`sgs lsp`) and what it reads."""
+"""Tools for designers who write .sgs and .ruling text: the language server (`sgs lsp`), the formatter, the editor grammars, and skill text read back from the rules."""
