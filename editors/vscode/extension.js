@@ -15,8 +15,16 @@ function startServer(context) {
   if (!settings().get("server.enable", true)) {
     return;
   }
-  // vscode-languageclient is the extension's one dependency (`npm install` in this folder).
-  const { LanguageClient, TransportKind } = require("vscode-languageclient/node");
+  // vscode-languageclient is the extension's one dependency (`npm install` in this folder);
+  // without it the grammars and Format Document still work.
+  let languageclient;
+  try {
+    languageclient = require("vscode-languageclient/node");
+  } catch (error) {
+    vscode.window.showWarningMessage("sgs-dsl: run `npm install` in the extension's folder to start `sgs lsp`.");
+    return;
+  }
+  const { LanguageClient, TransportKind } = languageclient;
   const command = settings().get("command", "sgs");
   const args = settings().get("server.args", ["lsp"]);
   const serverOptions = { command, args, transport: TransportKind.stdio };
