@@ -85,14 +85,14 @@ class _Line:
 
 
 @overload
-def _tokens(tree: Tree) -> Iterator[tuple[Token, str]]: ...
+def _tokens(tree: Tree[Token]) -> Iterator[tuple[Token, str]]: ...
 @overload
-def _tokens(tree: Tree, expand: Callable[[Tree], bool]) -> Iterator[tuple[Token, str] | Tree]: ...
-def _tokens(tree: Tree, expand: Callable[[Tree], bool] | None = None) -> Iterator[tuple[Token, str] | Tree]:
+def _tokens(tree: Tree[Token], expand: Callable[[Tree[Token]], bool]) -> Iterator[tuple[Token, str] | Tree[Token]]: ...
+def _tokens(tree: Tree[Token], expand: Callable[[Tree[Token]], bool] | None = None) -> Iterator[tuple[Token, str] | Tree[Token]]:
     """The tokens under a tree in source order, each with the rule it is a child of
     (iterative: expressions may nest deeper than Python's recursion limit); the subtrees
     for which `expand` is true are given whole instead of their tokens."""
-    stack: list[tuple[Tree, int]] = [(tree, 0)]
+    stack: list[tuple[Tree[Token], int]] = [(tree, 0)]
     while stack:
         node, i = stack.pop()
         if i >= len(node.children):
@@ -108,7 +108,7 @@ def _tokens(tree: Tree, expand: Callable[[Tree], bool] | None = None) -> Iterato
                 stack.append((child, 0))
 
 
-def _is_long_card_list(tree: Tree) -> bool:
+def _is_long_card_list(tree: Tree[Token]) -> bool:
     return tree.data == "cards" and sum(isinstance(c, Tree) for c in tree.children) > LONG_CARD_LIST
 
 
@@ -259,11 +259,11 @@ class _Printer:
         self.last_token = t
         self.last_line = t.end_line or t.line or 0
 
-    def item(self, tree: Tree, indent: int, parent: str = "") -> None:
+    def item(self, tree: Tree[Token], indent: int, parent: str = "") -> None:
         self.boundary(indent)
         self.node(tree, indent, parent)
 
-    def node(self, tree: Tree, indent: int, parent: str = "") -> None:
+    def node(self, tree: Tree[Token], indent: int, parent: str = "") -> None:
         kids = [c for c in tree.children if c is not None]
         opening = next((i for i, c in enumerate(kids) if isinstance(c, Token) and c.type == "LBRACE"), None)
         if opening is None:
@@ -301,7 +301,7 @@ class _Printer:
             else:
                 self.inline(c, str(tree.data))
 
-    def inline(self, child: Token | Tree, rule: str) -> None:
+    def inline(self, child: Token | Tree[Token], rule: str) -> None:
         if isinstance(child, Token):
             self.token((child, rule))
             return
@@ -311,7 +311,7 @@ class _Printer:
             else:
                 self.token(tok)
 
-    def card_rows(self, cards: Tree) -> None:
+    def card_rows(self, cards: Tree[Token]) -> None:
         """A long card list: `[` ends the line, then CARDS_PER_ROW cards a line, then `]`."""
         row = 0
         for tok in _tokens(cards):
@@ -323,7 +323,7 @@ class _Printer:
                 self.finish()
                 self.indent = self.item_indent + INDENT
 
-    def _one_line(self, tree: Tree, kids: list[Token | Tree], opening: int, closing: int, indent: int,
+    def _one_line(self, tree: Tree[Token], kids: list[Token | Tree[Token]], opening: int, closing: int, indent: int,
                   parent: str) -> bool:
         rule = str(tree.data)
         body = kids[opening + 1:closing]
@@ -344,7 +344,7 @@ class _Printer:
         return indent + display_width(_inline_text(list(_tokens(tree)))) <= ONE_LINE_WIDTH
 
 
-def _has_block(tree: Tree) -> bool:
+def _has_block(tree: Tree[Token]) -> bool:
     return any(t.type == "LBRACE" for t in tree.scan_values(lambda v: isinstance(v, Token)))
 
 
