@@ -1468,5 +1468,21 @@ def text(skill_name: str | None, card_name: str | None, report: bool, as_json: b
         _out("\n".join(textcheck.render(e, draft_only=skill_name is not None)))
 
 
+@main.command("fmt")
+@click.option("--check", is_flag=True, help="Change nothing: list the files that are not formatted, exit 1 if any.")
+@click.option("--stdin-filename", default=None, metavar="NAME",
+              help="With PATH '-': the name of the text read from standard input (.ruling for a ruling).")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, allow_dash=True))
+def fmt_command(check: bool, stdin_filename: str | None, paths: tuple[Path, ...]) -> None:
+    """Format .sgs and .ruling files in place (folders: every *.sgs and *.ruling below);
+    '-' formats standard input to standard output. The layout is in docs/editor.md."""
+    from sgs_dsl.editor import fmt as formatter
+
+    if paths == (Path("-"),):
+        _out(formatter.format_stdin(sys.stdin.buffer.read(), stdin_filename), nl=False)
+        return
+    sys.exit(formatter.run(paths, check, out=_out, err=_err))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
