@@ -185,7 +185,7 @@ def test_recursion_from_a_nearly_full_stack_still_ends_located(tmp_path, kind):
 
 def test_nested_repeats_stop_at_the_step_budget(lib):
     game = table(lib, {0: "qianceng"})
-    with pytest.raises(RulesError, match=located("nested_repeat.sgs", 7, 11, f"runaway text: more than "
+    with pytest.raises(RulesError, match=located("nested_repeat.sgs", 6, 22, f"runaway text: more than "
                                                  f"{MAX_STEPS} steps in one action")):
         play_active(game, "千層")
 
@@ -199,7 +199,7 @@ def test_empty_nested_loops_stop_at_the_step_budget(lib):
 
 def test_a_trigger_per_point_of_a_huge_damage_stops_at_the_step_budget(lib):
     game = table(lib, {0: "juchuang,dianshu"})
-    with pytest.raises(RulesError, match=located("each_point.sgs", 9, 3, "runaway text: more than")):
+    with pytest.raises(RulesError, match=located("each_point.sgs", 7, 3, "runaway text: more than")):
         play_active(game, "巨創")
     assert game.fired["點數"] == MAX_STEPS - 1  # the active's one statement took a step
     assert game.players[0].hp == 4  # stopped before the damage was dealt
@@ -228,14 +228,14 @@ def test_each_action_has_its_own_steps(lib):
 def test_a_count_past_the_limit_stops_at_the_call(lib, skill, name, file, what):
     game = table(lib, {0: skill})
     hand = list(game.players[0].hand)
-    with pytest.raises(RulesError, match=located(file, 4, 5, f"{what}: 1000000000 is more than {MAX_COUNT}")):
+    with pytest.raises(RulesError, match=located(file, 3, 12, f"{what}: 1000000000 is more than {MAX_COUNT}")):
         play_active(game, name)
     assert game.players[0].hand == hand  # nothing was drawn or asked before the check
 
 
 def test_a_number_squared_in_a_loop_stops_at_the_arithmetic(lib):
     game = table(lib, {0: "pingfang"})
-    with pytest.raises(RulesError, match=located("squaring.sgs", 6, 15, f"a number ran past the limit of "
+    with pytest.raises(RulesError, match=located("squaring.sgs", 5, 20, f"a number ran past the limit of "
                                                  f"±{MAX_INT}: 4294967296")):
         play_active(game, "平方")
 

@@ -169,7 +169,7 @@ def test_max_of_an_empty_list_is_a_rules_error_at_the_call(library):
     with pytest.raises(RulesError) as caught:
         played(library, "h1_empty_max", [[], [], []])
     assert "'max' of an empty list has no value" in str(caught.value)
-    assert caught.value.span.file == str(HEROES) and caught.value.span.line == 56
+    assert caught.value.span.file == str(HEROES) and caught.value.span.line == 62
 
 
 def test_plus_joins_two_lists_of_one_type_and_refuses_two_types(tmp_path) -> None:

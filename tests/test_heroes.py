@@ -330,7 +330,7 @@ def test_explain_tags_and_modifiers():
     assert "tags: lord (主公技)" in text and "windows: none" in text
     assert "  hand_limit +=  `modify hand_limit += 1;` at " in text
     info = json.loads(invoke("explain", "-L", str(MINI), "測試距離", "--json").stdout)
-    assert info["tags"] == ["locked"] and info["source"].endswith("mini_heroes.sgs:13")
+    assert info["tags"] == ["locked"] and info["source"].endswith("mini_heroes.sgs:11")
     assert info["modifiers"][0]["name"] == "distance_from" and info["modifiers"][0]["op"] == "-="
 
 
