@@ -197,6 +197,24 @@ async def test_document_symbols(client: Client):
         ("測試技", lsp.SymbolKind.Function, 1), ("測試者", lsp.SymbolKind.Struct, 8)]
 
 
+async def test_formatting_is_sgs_fmt(client: Client):
+    """Format Document gives `sgs fmt`'s layout as one edit; a formatted text needs none."""
+    from sgs_dsl.editor.fmt import format_text
+
+    messy = SKILL.replace("draw(you, 1);", "draw( you,1 ) ;")
+    assert messy != SKILL
+    await _change(client, "my.sgs", messy, 20)
+    params = lsp.DocumentFormattingParams(text_document=lsp.TextDocumentIdentifier(uri=_uri("my.sgs")),
+                                          options=lsp.FormattingOptions(tab_size=2, insert_spaces=True))
+    edits = await client.text_document_formatting_async(params)
+    assert edits is not None and len(edits) == 1 and edits[0].range.start == lsp.Position(line=0, character=0)
+    assert edits[0].new_text == format_text(messy, "my.sgs") and "draw(you, 1);" in edits[0].new_text
+    await _change(client, "my.sgs", edits[0].new_text, 21)
+    again = await client.text_document_formatting_async(params)
+    assert again is not None and list(again) == []  # none needed (None: it did not parse)
+    await _change(client, "my.sgs", SKILL, 22)
+
+
 async def test_rename_skill_id(client: Client):
     edit = await client.text_document_rename_async(lsp.RenameParams(
         text_document=lsp.TextDocumentIdentifier(uri=_uri("my.sgs")), position=_at(SKILL, "ceshiji", 2),

@@ -422,6 +422,24 @@ def _symbols_at(ls: SgsServer, uri: str, pos: lsp.Position) -> tuple[list[Symbol
     return ls.index.find(word, _path(uri), pos.line + 1), word
 
 
+@server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+def formatting(ls: SgsServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+    """`sgs fmt` on the document as it is in the editor: one edit replacing the whole text; a
+    text that does not parse is left as it is (its diagnostics say why)."""
+    from ..syntax.diagnostics import SgsError
+    from . import fmt
+
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    try:
+        formatted = fmt.format_text(document.source, _path(params.text_document.uri))
+    except SgsError:
+        return None
+    if formatted == document.source:
+        return []
+    end = lsp.Position(line=len(document.lines), character=0)
+    return [lsp.TextEdit(range=lsp.Range(start=lsp.Position(line=0, character=0), end=end), new_text=formatted)]
+
+
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: SgsServer, params: lsp.DefinitionParams) -> list[lsp.Location]:
     symbols, _ = _symbols_at(ls, params.text_document.uri, params.position)
