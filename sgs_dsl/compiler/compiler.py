@@ -3,8 +3,10 @@ are collected with locations and hints), and the AST becomes Python closures."""
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
+import weakref
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -121,8 +123,8 @@ class Compiler:
     def know_levels(self, modules: list[ast.Module]) -> None:
         """The level of nesting of every call of the modules' text, before any is compiled."""
         for m in modules:
-            self.call_levels.update((id(node), level) for node, level in ast.levels(m.definitions)
-                                    if isinstance(node, ast.Call))
+            for d in m.definitions:
+                self.call_levels.update(_call_levels(d))
 
     def call_cost(self, c: ast.Call) -> int:
         """What a call counts against the nesting budget while it runs: the engine's frames
@@ -146,7 +148,7 @@ class Compiler:
         """The cards a name written at `span` may mean: its package's own first, then those
         the rulesets that play its package deal; of editions of one card (each `like` it),
         the original. Past those, a name two cards print is ambiguous (core/names.py)."""
-        package = Path(span.file).stem
+        package = _package_of(span.file)
         return self.cards.find(name, package, self.card_scopes.get(package, ()))
 
     def find_card(self, name: str, span: Span) -> CardKind | None:
@@ -1312,6 +1314,29 @@ def _variable(name: str) -> Fn:
 
 def _suit_is(suit: str) -> CardTest:
     return lambda c: c.suit == suit
+
+
+#: id of a definition -> (a weak reference to it, its calls' levels): an editor checks the same
+#: unchanged definitions again at every keystroke (editor/lsp.py keeps their trees)
+_LEVELS: dict[int, tuple[weakref.ref[Any], tuple[tuple[int, int], ...]]] = {}
+
+
+def _call_levels(definition: Any) -> tuple[tuple[int, int], ...]:
+    """(id of each call, its level of nesting) in one definition, remembered while it lives."""
+    known = _LEVELS.get(id(definition))
+    if known is not None and known[0]() is definition:
+        return known[1]
+    found = tuple((id(node), level) for node, level in ast.levels((definition,)) if isinstance(node, ast.Call))
+    if len(_LEVELS) > 20000:  # the trees of definitions long gone
+        _LEVELS.clear()
+    _LEVELS[id(definition)] = (weakref.ref(definition), found)
+    return found
+
+
+@functools.lru_cache(maxsize=256)
+def _package_of(file: str) -> str:
+    """The package of a file (its stem), asked for every card name a text reads."""
+    return Path(file).stem
 
 
 def _kind_is(key: str) -> CardTest:

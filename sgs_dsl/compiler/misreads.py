@@ -175,15 +175,17 @@ def _nodes(node) -> list:
     source order: a loop over a stack, not a generator per level of the tree."""
     found = []
     stack = [node]
+    pop, push, fields_of = stack.pop, stack.extend, _node_fields
     while stack:
-        item = stack.pop()
-        if isinstance(item, tuple):
-            stack.extend(reversed(item))
-            continue
-        fields = _node_fields(type(item))
-        if fields is not None:
-            found.append(item)
-            stack.extend(getattr(item, name) for name in reversed(fields))
+        item = pop()
+        kind = type(item)
+        if kind is tuple:
+            push(item[::-1])
+        elif kind is not str and kind is not int and item is not None:
+            fields = fields_of(kind)
+            if fields is not None:
+                found.append(item)
+                push([getattr(item, name) for name in fields[::-1]])
     return found
 
 
