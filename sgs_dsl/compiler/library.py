@@ -4,8 +4,9 @@ compiled. Parsing is cached on disk (`syntax.cache`), so a second start does not
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -203,6 +204,7 @@ class _Builder:
         self.modules = modules
         self.base = base  # the packages of the built-in library (core/names.py)
         self.seen: dict[tuple[str, str], Span] = {}
+        self.deck_defs: tuple[list[tuple[ast.DeckDef, Deck]], Definitions[Deck]] = ([], Definitions([]))
 
     def defs(self, kind: type):
         for m in self.modules:
@@ -221,7 +223,20 @@ class _Builder:
         self.seen[k] = name.span
         return True
 
+    def packaged(self, what: str, definitions: Iterable[Any]) -> list[tuple[Any, str]]:
+        """The definitions, each with its package, that are the first of their name (and id)
+        in their package: two packages may print one name (core/names.py)."""
+        found = []
+        for d in definitions:
+            package = _package(d.span)
+            ident = getattr(d, "id", None)
+            if self.unique(what, d.name, f"{package}:{normalize(d.name.text)}", package) and (
+                    ident is None or self.unique(f"{what} id", ident, f"{package}:{ident.text.lower()}", package)):
+                found.append((d, package))
+        return found
+
     def build(self) -> Library:
+        self.deck_defs = self.deck_names()
         nodes = self.cards()
         cards = Definitions([kind for _, kind in nodes], self.base)
         self.c.cards = cards
@@ -241,8 +256,8 @@ class _Builder:
         generals = self.generals(skills)
         state_check.check_names(self.c, skills, heroes)  # skills and heroes named by text
         state_check.check_marks(self.c)  # marks read by a name some text sets
-        decks, deck_names = self.decks()
-        rulesets = self.rulesets(decks, deck_names, heroes, {g.package for g in generals.values()})
+        decks = self.decks()
+        rulesets = self.rulesets(decks, self.deck_defs[1], heroes, {g.package for g in generals.values()})
         _general_effects(self.c, rulesets, decks)
         # the skills that may grant one that queries the history: by name, or by a name computed in play
         grants = {by for ptype, found, by in self.c.granted if ptype == "skill" and found.key in self.c.history_skills}
@@ -256,12 +271,7 @@ class _Builder:
 
     def cards(self) -> list[tuple[ast.CardDef, CardKind]]:
         """The cards, each its package's: two packages may print one name (an older printing)."""
-        found = []
-        for d in self.defs(ast.CardDef):
-            package = _package(d.span)
-            if (self.unique("card", d.name, f"{package}:{normalize(d.name.text)}", package)
-                    and self.unique("card id", d.id, f"{package}:{d.id.text.lower()}", package)):
-                found.append((d, package))
+        found = self.packaged("card", self.defs(ast.CardDef))
         shared = names.shared(d.name.text for d, _ in found)
         return [(d, CardKind(d.name.text, d.id.text, d.kind.text, d.text, d.span, package=package,
                              key=names.key(package, d.name.text, shared))) for d, package in found]
@@ -271,30 +281,21 @@ class _Builder:
         packages of the decks those rulesets deal: a bare card name is read there after the
         text's own package, so a designer's deck that deals another 殺 leaves the heroes of the
         rulesets that do not deal it reading the 殺 they always did."""
-        deck_packages: dict[str, set[str]] = {}
-        for d in self.defs(ast.DeckDef):
-            deck_packages.setdefault(normalize(d.name.text), set()).add(_package(d.span))
+        deck_names = self.deck_defs[1]
         scopes: dict[str, set[str]] = {}
         for r in self.defs(ast.RulesetDef):
-            own = _package(r.span)
-            played = {own, *_written(r, "heroes")}
-            dealt: set[str] = set()
-            for text in _written(r, "decks"):  # read as `rulesets` reads them
-                package, bare = names.split(text)
-                found = deck_packages.get(normalize(bare), set())
-                dealt |= (found & {package}) if package else (found & {own} or found & played or found)
+            heroes = _written(r, "heroes")
+            played = {_package(r.span), *heroes}
+            # each deck read as `rulesets` reads it (an ambiguous one, reported there, deals all it may mean)
+            dealt = {deck.package for text in _written(r, "decks")
+                     for deck in deck_names.find(text, _package(r.span), heroes)}
             for package in played | dealt:
                 scopes.setdefault(package, set()).update(dealt)
         return {package: frozenset(dealt) for package, dealt in scopes.items()}
 
     def skills(self) -> Definitions[Skill]:
         """The skills, each its package's: two packages may print one name (core/names.py)."""
-        found = []
-        for d in self.defs(ast.SkillDef):
-            package = _package(d.span)
-            if (self.unique("skill", d.name, f"{package}:{normalize(d.name.text)}", package)
-                    and self.unique("skill id", d.id, f"{package}:{d.id.text.lower()}", package)):
-                found.append((d, package))
+        found = self.packaged("skill", self.defs(ast.SkillDef))
         shared = names.shared(d.name.text for d, _ in found)
         for d, package in found:  # a skill may name another's state (SKILL.STATE), declared later too
             key = names.key(package, d.name.text, shared)
@@ -312,19 +313,9 @@ class _Builder:
                                             key=names.key(package, d.name.text, shared), package=package))
         return Definitions(skills, self.base)
 
-    def packaged(self, what: str, general: bool) -> list[tuple[ast.HeroDef, str]]:
-        """The hero (or general) definitions, each the first of its name and id in its package."""
-        found = []
-        for d in self.defs(ast.HeroDef):
-            package = _package(d.span)
-            if d.general == general and self.unique(what, d.name, f"{package}:{normalize(d.name.text)}", package) and (
-                    self.unique(f"{what} id", d.id, f"{package}:{d.id.text.lower()}", package)):
-                found.append((d, package))
-        return found
-
     def heroes(self, skills: Definitions[Skill]) -> Definitions[Hero]:
         """The heroes, each its package's: two packages may print one name (core/names.py)."""
-        found = self.packaged("hero", False)
+        found = self.packaged("hero", (d for d in self.defs(ast.HeroDef) if not d.general))
         shared = names.shared(d.name.text for d, _ in found)
         heroes = []
         for d, package in found:
@@ -337,7 +328,7 @@ class _Builder:
 
     def generals(self, skills: Definitions[Skill]) -> Definitions[General]:
         """The 國戰 general cards (武將牌): hp in yin-yang halves, companions (珠聯璧合) by name."""
-        found = self.packaged("general", True)
+        found = self.packaged("general", (d for d in self.defs(ast.HeroDef) if d.general))
         shared = names.shared(d.name.text for d, _ in found)
         cards: list[General] = []
         companions: dict[str, list[ast.Name]] = {}
@@ -450,16 +441,19 @@ class _Builder:
                          or f"define it first: `skill {_show(v)} some_id {{ ... }}`")
         return None
 
-    def decks(self) -> tuple[dict[str, list[tuple[CardKind, str, int]]], Definitions[Deck]]:
-        """The decks by key, and their names to read a ruleset's `decks` by."""
-        found = [(d, _package(d.span)) for d in self.defs(ast.DeckDef)]
-        found = [(d, package) for d, package in found
-                 if self.unique("deck", d.name, f"{package}:{normalize(d.name.text)}", package)]
+    def deck_names(self) -> tuple[list[tuple[ast.DeckDef, Deck]], Definitions[Deck]]:
+        """The decks' names, each its package's, before any card is read: a ruleset's decks
+        say which cards its packages read a bare name among (card_scopes)."""
+        found = self.packaged("deck", self.defs(ast.DeckDef))
         shared = names.shared(d.name.text for d, _ in found)
         keyed = [(d, Deck(d.name.text, d.name.text, package, names.key(package, d.name.text, shared)))
                  for d, package in found]
+        return keyed, Definitions([deck for _, deck in keyed], self.base)
+
+    def decks(self) -> dict[str, list[tuple[CardKind, str, int]]]:
+        """The decks' cards, by the deck's key."""
         decks = {}
-        for d, deck in keyed:
+        for d, deck in self.deck_defs[0]:
             cards = []
             for line in d.lines:
                 kind = self.c.card_kind(line.card.text, line.card.span)
@@ -475,7 +469,7 @@ class _Builder:
                     if kind is not None:
                         cards.append((kind, face.suit, rank))
             decks[deck.key] = cards
-        return decks, Definitions([deck for _, deck in keyed], self.base)
+        return decks
 
     def rulesets(self, decks, deck_names: Definitions[Deck], heroes,
                  general_packages: set[str] = frozenset()) -> dict[str, Ruleset]:

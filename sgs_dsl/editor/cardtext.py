@@ -60,13 +60,7 @@ def definition(thing: Skill | CardKind) -> ast.SkillDef | ast.CardDef | None:
     return None
 
 
-def walk(node: object) -> Iterator[object]:
-    """Every node inside a node, the node first, in source order."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(ast.children(n)))
+walk = ast.walk  # every node inside a node, the node first, in source order
 
 
 def calls(nodes: Sequence[object]) -> Iterator[ast.Call]:

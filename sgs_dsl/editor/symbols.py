@@ -76,7 +76,7 @@ def index_module(module: ast.Module) -> ModuleIndex:
         ident = getattr(d, "id", None)
         if kind:
             symbols.append(Symbol(kind, d.name.text, ident.text if ident is not None else "", d.name.span, start, end))
-        for node in _walk(d):
+        for node in ast.walk(d):
             if isinstance(node, ast.Prop) and node.name.text == "pile" and node.values \
                     and isinstance(node.values[0], ast.Name):
                 name = node.values[0]
@@ -111,14 +111,6 @@ def _named(node: object) -> tuple[str, Span]:
     if isinstance(node, ast.Field):  # `SKILL.STATE`: the field's own name
         return node.name, node.span
     return "", Span("", 0, 0)
-
-
-def _walk(node: object) -> Iterator[object]:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(ast.children(n)))
 
 
 @attrs.define

@@ -490,6 +490,15 @@ def children(node: object) -> list[object]:
     return out
 
 
+def walk(node: object) -> Iterator[object]:
+    """Every node inside a node, the node first, in source order (an explicit stack)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(children(n)))
+
+
 def levels(definitions: tuple[object, ...]) -> Iterator[tuple[object, int]]:
     """Every node of the definitions that holds others, with its level of nesting: a
     definition is level 1, and what a node holds one level below it (names and numbers, which
