@@ -703,6 +703,20 @@ def check(paths: tuple[Path, ...]) -> None:
     _out(f"ok: {_plural(len(files), 'file')}")
 
 
+def _session_file(ctx: click.Context, param: click.Parameter, value: Path | None) -> Any:
+    """--answers FILE: a session file (sgs_dsl/sessions.py), read and checked."""
+    if value is None:
+        return None
+    from sgs_dsl.sessions import SessionError, loads
+
+    try:
+        return loads(value.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise click.BadParameter(f"cannot read {value}: {getattr(error, 'strerror', None) or error}", ctx, param) from None
+    except SessionError as error:
+        raise click.BadParameter(f"{value}: {error}", ctx, param) from None
+
+
 @main.command()
 @ruleset_option
 @players_option
@@ -711,31 +725,69 @@ def check(paths: tuple[Path, ...]) -> None:
 @library_option
 @invariants_option
 @hero_option
+@agents_option
+@agent_option
+@click.option("--answers", "session", type=InputPath(dir_okay=False), default=None, callback=_session_file,
+              metavar="FILE", help="Play again a game saved by `sgs play --save` or `sgs serve` (its ruleset, "
+              "players, seed and agents), the person's seat answered as they answered it.")
 def run(ruleset: str | None, players: int | None, seed: int | None, max_turns: int, extra: tuple[Path, ...],
-        invariants: str, hero_items: tuple[str, ...]) -> None:
-    """Play one game with random agents and print its log.
+        invariants: str, hero_items: tuple[str, ...], agents_all: str | None, agent_items: tuple[str, ...],
+        session: Any) -> None:
+    """Play one game (random agents unless told) and print its log.
 
     \b
-    Exit status: 0 when the game ends with a winner (or a draw), 1 when it
-    stops on an error: the error is printed and there is no winner.
+    Exit status: 0 when the game ends with a winner (or a draw), or when the
+    answers of --answers end before it does (a game left); 1 when it stops on an
+    error: the error is printed and there is no winner.
     """
     library = _load_library(extra)
+    if session is not None:
+        _run_session(library, session, ruleset, players, seed, hero_items, agents_all, agent_items)
+        return
     name = resolve_ruleset(library, ruleset)
     players = seat_count(library, name, players)
     check_table(library, name, players)
     placed = hero_placement(library, name, players, hero_items).for_game(0, players)
+    spec = agent_spec(library, name, players, agents_all, agent_items)
     if seed is None:
         import secrets
 
         seed = secrets.randbelow(2**31)
+    from sgs_dsl.agents.registry import SeatAgents
     from sgs_dsl.game import play_game, turn_cap
 
     result = play_game(library, name, players, seed, log=True, max_turns=max_turns, invariants=invariants,
-                       placed=placed)
+                       placed=placed, agent_factory=SeatAgents(spec))
     _out(f"# ruleset {name}, {players} players, seed {seed}")
     for line in result.log:
         _out(line)
     _game_end(result, turn_cap(library, name, max_turns), sides=False)
+
+
+def _run_session(library: Any, session: Any, *given: Any) -> None:
+    """`sgs run --answers FILE`: the saved game, which fixes its own table."""
+    if any(given):
+        raise click.UsageError("--answers plays the game the file saved: leave out --ruleset, --players, --seed, "
+                               "--hero, --agents and --agent")
+    if session.ruleset not in library.rulesets:
+        raise click.BadParameter(f"the game is of ruleset '{session.ruleset}', which the library does not have "
+                                 "(load its files with --library)", param_hint="'--answers'")
+    check_table(library, session.ruleset, session.players)
+    from sgs_dsl.game import turn_cap
+    from sgs_dsl.sessions import SessionError, play_again
+
+    try:
+        log, result = play_again(library, session)
+    except SessionError as error:
+        _err(f"error: the saved answers do not fit this game: {error}")
+        sys.exit(1)
+    _out(f"# ruleset {session.ruleset}, {session.players} players, seed {session.seed}")
+    for line in log:
+        _out(line)
+    if result is None:
+        _err(f"the saved answers end here ({len(session.answers)} given): the game was left before it ended")
+        return
+    _game_end(result, turn_cap(library, session.ruleset, session.max_turns), sides=False)
 
 
 @main.command()
@@ -1482,6 +1534,45 @@ def fmt_command(check: bool, stdin_filename: str | None, paths: tuple[Path, ...]
         _out(formatter.format_stdin(sys.stdin.buffer.read(), stdin_filename), nl=False)
         return
     sys.exit(formatter.run(paths, check, out=_out, err=_err))
+
+
+# --- the table in the browser (sgs_dsl/web) ------------------------------------------------
+
+
+@main.command(short_help="Play and replay games in the browser (a local web app).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (another than 127.0.0.1 lets other machines play).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="The port (0: any free one).")
+@ruleset_option
+@library_option
+@click.option("--rulings", "ruling_paths", multiple=True, type=InputPath(), metavar="PATH",
+              help="A .ruling file, or a folder of them, whose traces the page may replay (repeatable).")
+def serve(host: str, port: int, ruleset: str | None, extra: tuple[Path, ...], ruling_paths: tuple[Path, ...]) -> None:
+    """Serve the table (docs/web.md): play against the agents, replay a seeded game, a saved
+    game, a --records line or a ruling's trace step by step, and turn a moment into a ruling.
+    Needs the web extra: pip install '.[web]' from a clone.
+
+    \b
+    Exit status: 0 when stopped with Ctrl-C; 1 when the address cannot be used.
+    """
+    try:
+        import uvicorn
+
+        from sgs_dsl.web.server import make_app
+    except ImportError as missing:
+        _err(f"error: sgs serve needs the web extra ({missing.name} is not installed): "
+             "pip install '.[web]' from a clone of sgs-dsl")
+        sys.exit(1)
+    library = _load_library(extra)
+    name = resolve_ruleset(library, ruleset)
+    app = make_app(library, name, ruling_paths)
+    shown = f"[{host}]" if ":" in host else host
+    _err(f"sgs serve: the table is at http://{shown}:{port}/ (Ctrl-C stops it)")
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning")
+    except (OSError, SystemExit) as error:
+        _err(f"error: cannot serve on {host}:{port}: {getattr(error, 'strerror', None) or error}")
+        sys.exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -33,6 +33,11 @@ class SeatInfo:
     judge: tuple[str, ...]  # a card that counts as another trick reads as that trick: 【樂不思蜀】(【閃】♦4)
     generals: tuple[str, ...] = ()  # 國戰: the general cards this seat may see ("" for one face down)
     hero_key: str = ""  # the key of its hero card, face up for all (core/names.py); "" for none
+    kingdom: str = ""  # the kingdom it shows ("" for none yet: 國戰 before a general is shown)
+    chained: bool = False  # 連環狀態
+    turned: bool = False  # 翻面
+    piles: tuple[tuple[str, int, tuple[str, ...]], ...] = ()  # (pile, cards in it, their faces: () when face down to this seat)
+    marks: tuple[tuple[str, int], ...] = ()  # the named counters its skills keep, above 0
 
 
 class SeatView:
@@ -71,10 +76,27 @@ class SeatView:
         return SeatInfo(p.seat, p.name, p.gender, p.hp, p.max_hp, p.alive, self._game.mode.visible_side(self.seat, p),
                         len(p.hand), tuple(c.label() for c in p.equips.values()),
                         tuple(self._game.turn.face(c) for c in p.judge), self._game.mode.visible_generals(self.seat, p),
-                        p.hero_key)
+                        p.hero_key, p.kingdom, p.chained, p.turned, self._piles(p),
+                        tuple((name, n) for name, n in p.marks.items() if n))
+
+    def _piles(self, p: Player) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
+        """Its piles: a public pile's faces for all, a private one's to its owner only (a count to others)."""
+        if not p.piles:
+            return ()
+        public = self._game.library.piles
+        return tuple((name, len(cards), tuple(c.label() for c in cards)
+                      if public.get(name, True) or p.seat == self.seat else ())
+                     for name, cards in p.piles.items() if cards)
 
     def distance(self, a: int, b: int) -> int:
         return self._game.seats.distance(self._game.players[a], self._game.players[b])
+
+    def attack_range(self, seat: int) -> int:
+        return self._game.seats.attack_range(self._game.players[seat])
+
+    def in_range(self, a: int, b: int) -> bool:
+        """b is within a's attack range (no card in hand: a card's own range lifts are its targets' business)."""
+        return self._game.seats.in_range(self._game.players[a], self._game.players[b])
 
     def log_lines(self, start: int = 0) -> list[str]:
         """The game's log from line `start` as this seat may read it: a line naming what only
