@@ -49,6 +49,18 @@ def _player(view: SeatView, p: SeatInfo, me: int, seated: bool) -> dict[str, Any
 
 
 def question(request: Request, number: int) -> dict[str, Any]:
-    """A question as the page shows it: the options' labels, in the engine's order."""
+    """A question as the page shows it: the options' labels, in the engine's order, and which
+    of them declines (`cancel`: the engine's pass, 不使用 / 結束出牌 / 完成, or a yes/no's no),
+    or None when every option does something."""
     return {"id": number, "seat": request.seat, "kind": request.kind, "prompt": request.prompt,
-            "asker": request.asker, "for_seat": request.for_seat, "options": request.labels()}
+            "asker": request.asker, "for_seat": request.for_seat, "options": request.labels(),
+            "cancel": cancel_option(request)}
+
+
+def cancel_option(request: Request) -> int | None:
+    """The option that declines: the one the engine acts on as nothing (value None), or the
+    no of a question whether to (kind `invoke`, value False)."""
+    for i, option in enumerate(request.options):
+        if option.value is None or (request.kind == "invoke" and option.value is False):
+            return i
+    return None
