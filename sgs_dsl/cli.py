@@ -561,6 +561,9 @@ invariants_option = click.option(
 
 
 
+AGENT_CHOICES = ("random", "heuristic", "lookahead")  # agents.registry.AGENT_NAMES (a test holds them equal)
+
+
 def _agents_option(default: str) -> Any:
     return click.option("--agents", "agents_all", default=None, metavar="NAME",
                         help=f"The agent of every seat: random, heuristic or lookahead  [default: {default}].")
@@ -796,13 +799,20 @@ def _run_session(library: Any, session: Any, *given: Any) -> None:
 @click.option("--seat", "-k", type=click.IntRange(min=1), default=1, show_default=True,
               help="Your seat (1-based); the other seats are played by the computer.")
 @click.option("--seed", "-s", type=int, default=None, help="Game seed (default: a random one, printed).")
-@click.option("--ai", default="heuristic", show_default=True, type=click.Choice(["random", "heuristic", "lookahead"]),
-              help="The agent of the other seats.")
+@_agents_option("heuristic")
+@agent_option
+@click.option("--ai", "ai", default=None, hidden=True, type=click.Choice(AGENT_CHOICES),
+              help="The agent of the other seats (an older spelling of --agents).")
 @max_turns_option
 @library_option
 @hero_option
-def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, ai: str, max_turns: int,
-         extra: tuple[Path, ...], hero_items: tuple[str, ...]) -> None:
+@click.option("--save", "save_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              callback=_writable_output, metavar="FILE",
+              help="Write the game to FILE when it ends or you leave (a session file: `sgs run --answers FILE` "
+              "and `sgs serve` play it again).")
+def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, agents_all: str | None,
+         agent_items: tuple[str, ...], ai: str | None, max_turns: int, extra: tuple[Path, ...],
+         hero_items: tuple[str, ...], save_path: Path | None) -> None:
     """Take a seat at the terminal against the computer: answer each question by its number.
 
     \b
@@ -817,6 +827,9 @@ def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, 
     check_table(library, name, players)
     if seat > players:
         raise click.BadParameter(f"{seat} is not a seat of this table: choose 1 to {players}", param_hint="'--seat'")
+    if ai is not None and agents_all is not None:
+        raise click.UsageError("give --agents (--ai is its older spelling), not both")
+    spec = agent_spec(library, name, players, agents_all or ai or "heuristic", agent_items)
     placed = hero_placement(library, name, players, hero_items).for_game(0, players)
     if seed is None:
         import secrets
@@ -824,20 +837,33 @@ def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, 
         seed = secrets.randbelow(2**31)
     from sgs_dsl.agents.terminal import LeftGame, TerminalAgent
     from sgs_dsl.game import play_game, turn_cap
+    from sgs_dsl.sessions import Recorded, Session, agent_factory
 
-    person = TerminalAgent(stdin, sys.stdout)
+    session = Session(name, players, seed, seat - 1, spec, max_turns=max_turns, placed=tuple(sorted(placed.items())))
+    person = Recorded(TerminalAgent(stdin, sys.stdout))
     _out(f"# ruleset {name}, {players} players, seed {seed}; you are seat {seat}")
     try:
         result = play_game(library, name, players, seed, log=True, max_turns=max_turns,
-                           agents=_play_agents(players, seat - 1, person, ai, seed), placed=placed)
+                           agent_factory=agent_factory(session, person), placed=placed)
     except LeftGame as left:
+        _save_session(save_path, session, person)
         _err(f"{left}: the game stops here")
         sys.exit(left.status)
     except KeyboardInterrupt:
+        _save_session(save_path, session, person)
         _err("\ninterrupted: the game stops here")
         sys.exit(130)
-    person.show_log()
+    _save_session(save_path, session, person)
+    person.agent.show_log()
     _game_end(result, turn_cap(library, name, max_turns))
+
+
+def _save_session(path: Path | None, session: Any, person: Any) -> None:
+    """`sgs play --save FILE`: the game as far as it was played (sgs_dsl/sessions.py)."""
+    if path is not None:
+        import attrs
+
+        _write_report(path, attrs.evolve(session, answers=tuple(person.answers)).dumps())
 
 
 def _answers_in() -> Any:
@@ -852,17 +878,6 @@ def _answers_in() -> Any:
     except (AttributeError, OSError, ValueError):  # not a text file of its own (a test runner's stream)
         pass
     return sys.stdin
-
-
-def _play_agents(players: int, seat: int, person: Any, ai: str, seed: int) -> list[Any]:
-    """The person at `seat`, the computer's agents (seeded from the game seed) at the others."""
-    import random
-
-    from sgs_dsl.agents.registry import make_agent
-
-    rng = random.Random(seed)
-    seeds = [rng.randrange(2**32) for _ in range(players)]
-    return [person if i == seat else make_agent(ai, seeds[i]) for i in range(players)]
 
 
 def _game_end(result: Any, max_turns: int, sides: bool = True) -> None:

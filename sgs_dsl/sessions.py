@@ -109,6 +109,24 @@ class AnswersAgent:
         return index
 
 
+class Recorded:
+    """An agent whose answers are kept, (index, label) each, for a session file."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.answers: list[tuple[int, str]] = []
+
+    def choose(self, request: Request, view: Any) -> int:
+        index: int = self.agent.choose(request, view)
+        self.answers.append((index, request.options[index].label))
+        return index
+
+    def forced(self, request: Request) -> None:
+        shown = getattr(self.agent, "forced", None)
+        if shown is not None:
+            shown(request)
+
+
 class SessionEnded(BaseException):
     """The session's answers ran out before the game ended (a game left or still being played).
     A BaseException, like the terminal's LeftGame: the game's catch-all for engine bugs lets it through."""

@@ -267,10 +267,15 @@ def test_a_card_shown_is_named_to_everyone_and_a_card_looked_at_to_its_viewer():
     assert ["【閃】♦2" in line for line in readers(game, len(game.lines) - 1)] == [True, True, False]
 
 
-def test_sgs_play_prints_no_skill_another_face_down_general_declines():
-    """`sgs play`, 國戰, seed 3: seat 3 declines 節命 face down; the person at seat 1 sees nothing."""
-    result = CliRunner().invoke(main, ["play", "-r", "hegemony", "--seat", "1", "--seed", "3", "--ai", "random"],
-                                input="1\n" * 3000)
+def test_sgs_play_prints_no_skill_another_face_down_general_declines(tmp_path):
+    """`sgs play`, 國戰, seed 1: another seat declines a skill while face down (the whole log,
+    played again by `sgs run --answers`, says so); the person at seat 1 sees nothing of it."""
+    saved = tmp_path / "game.json"
+    result = CliRunner().invoke(main, ["play", "-r", "hegemony", "--seat", "1", "--seed", "1", "--agents", "random",
+                                       "--save", str(saved)], input="1\n" * 3000)
     assert result.exit_code == 0 and "winner" in result.output, result.output[-500:]
-    assert "3號位暗將·暗將" in result.output
-    assert not re.findall(r"^[2-5]號位暗將·暗將不發動【", result.output, re.M)
+    assert "暗將·暗將" in result.output
+    declined = re.compile(r"^[2-5]號位暗將·暗將不發動【", re.M)
+    assert not declined.findall(result.output)
+    whole = CliRunner().invoke(main, ["run", "--answers", str(saved)])
+    assert whole.exit_code == 0 and declined.findall(whole.output), whole.output[-500:]
