@@ -97,6 +97,8 @@ class App:
             raise Refused("source: give seed, session, record, ruling or ruling-file")
         library = self.library
         replay = Replay(lambda watch: play_session(library, session, watch), session.players).record()
+        if source == "record":
+            _same_game(replay, json.loads(_text(data).strip().splitlines()[0]))
         return self._keep(replay), replay, title
 
     def _keep(self, replay: Replay) -> str:
@@ -164,6 +166,18 @@ def _session(text: str, source: str) -> Session:
         raise Refused(f"the session file: {error}") from None
     except (ValueError, KeyError, TypeError, IndexError) as error:
         raise Refused(f"not a line of a --records file: {error}") from None
+
+
+def _same_game(replay: Replay, record: dict[str, Any]) -> None:
+    """A --records line names its game by ruleset, seed and agents, not by the --hero,
+    --feature or --max-turns it was played with: the game played again must end as the line
+    says, or it is another game and is refused."""
+    result = replay.result
+    played = (None, None) if result is None else (result.winner, result.turns)
+    if played != (record.get("winner"), record.get("turns")):
+        raise Refused(f"this library plays seed {record.get('seed')} to another end ({played[0]} after {played[1]} "
+                      f"turns, not {record.get('winner')} after {record.get('turns')}): the batch was played with "
+                      "other heroes placed (--hero, --feature), another --max-turns or other .sgs files")
 
 
 def _viewer(request: Request, replay: Replay) -> int | None:
