@@ -1,6 +1,6 @@
 """sgs-dsl: a declarative rules language for Sanguosha (三國殺) and the engine that runs it."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 # The modules the compiled build compiles (hatch_build.py reads this list). Each must pass
 # `mypy --strict` (add it to `files` in pyproject.toml's [tool.mypy]); the classes in them become

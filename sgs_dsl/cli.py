@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from sgs_dsl import build
+from sgs_dsl.extras import install_hint
 from sgs_dsl.files import (
     file_kind,
     output_file_problem,
@@ -970,7 +971,7 @@ def _play_batch(name: str, players: int, games: int, seed: int, quiet: bool, **o
     type=click.Choice(["local", "ray"]),
     default="local",
     show_default=True,
-    help="Where the games run: processes on this machine, or a Ray cluster (needs 'sgs-dsl[ray]').",
+    help="Where the games run: processes on this machine, or a Ray cluster (needs the ray extra: pip install '.[ray]').",
 )
 @click.option(
     "--address",
@@ -1083,7 +1084,7 @@ def _need_matplotlib() -> None:
 
     if importlib.util.find_spec("matplotlib") is None:
         raise click.UsageError("sgs balance draws its figures with matplotlib, which is not installed; "
-                               "install it with: pip install 'sgs-dsl[report]'")
+                               f"install it with: {install_hint('report')}")
 
 
 def _compare_runs(paths: tuple[Path, Path], out: Path | None) -> None:
@@ -1488,7 +1489,7 @@ def lsp(stdio: bool) -> None:
         from sgs_dsl.editor.lsp import start
     except ImportError as error:  # pygls is an optional dependency
         _err(f"error: the language server needs pygls: {error}")
-        _err("  hint: pip install 'sgs-dsl[lsp]'")
+        _err(f"  hint: {install_hint('lsp')}")
         sys.exit(1)
     start()
 
@@ -1565,7 +1566,7 @@ def fmt_command(check: bool, stdin_filename: str | None, paths: tuple[Path, ...]
 def serve(host: str, port: int, ruleset: str | None, extra: tuple[Path, ...], ruling_paths: tuple[Path, ...]) -> None:
     """Serve the table (docs/web.md): play against the agents, replay a seeded game, a saved
     game, a --records line or a ruling's trace step by step, and turn a moment into a ruling.
-    Needs the web extra: pip install '.[web]' from a clone.
+    Needs the web extra: pip install '.[web]' in the sgs-dsl source folder.
 
     \b
     Exit status: 0 when stopped with Ctrl-C; 1 when the address cannot be used.
@@ -1575,8 +1576,7 @@ def serve(host: str, port: int, ruleset: str | None, extra: tuple[Path, ...], ru
 
         from sgs_dsl.web.server import make_app
     except ImportError as missing:
-        _err(f"error: sgs serve needs the web extra ({missing.name} is not installed): "
-             "pip install '.[web]' from a clone of sgs-dsl")
+        _err(f"error: sgs serve needs the web extra ({missing.name} is not installed): {install_hint('web')}")
         sys.exit(1)
     library = _load_library(extra)
     name = resolve_ruleset(library, ruleset)

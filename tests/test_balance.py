@@ -227,7 +227,7 @@ def test_balance_needs_an_out_folder_and_matplotlib(tmp_path, monkeypatch):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
     result = _balance(tmp_path / "r", "-g", "2", code=2)
-    assert "pip install 'sgs-dsl[report]'" in result.output
+    assert "pip install '.[report]'" in result.output
     assert not (tmp_path / "r").exists()  # said before any game was played
 
 

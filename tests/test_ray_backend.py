@@ -21,7 +21,7 @@ from sgs_dsl.sim.stats import TIMING_KEYS, strip_timing
 
 HAS_RAY = importlib.util.find_spec("ray") is not None
 needs_ray = pytest.mark.skipif(
-    not HAS_RAY, reason="ray is not importable: pip install 'sgs-dsl[ray]' to test the Ray backend"
+    not HAS_RAY, reason="ray is not importable: pip install '.[ray]' to test the Ray backend"
 )
 
 # A ruleset only the driver's --library file knows: the workers can play it only if the
@@ -111,7 +111,7 @@ def test_without_ray_the_backend_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now raises ImportError
     result = CliRunner().invoke(main, ["simulate", "--backend", "ray", "--games", "2"])
     assert result.exit_code == 2
-    assert "pip install 'sgs-dsl[ray]'" in result.output
+    assert "pip install '.[ray]'" in result.output
     assert "Traceback" not in result.output
 
 
@@ -202,4 +202,4 @@ def test_an_address_that_answers_goes_on_to_ray(monkeypatch):
         address = f"127.0.0.1:{server.getsockname()[1]}"
         result = CliRunner().invoke(main, ["simulate", "--backend", "ray", "--address", address, "-g", "2"])
     assert result.exit_code == 2  # the probe passed; then Ray is missing
-    assert "pip install 'sgs-dsl[ray]'" in result.output
+    assert "pip install '.[ray]'" in result.output

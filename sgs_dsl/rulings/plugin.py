@@ -32,6 +32,8 @@ from typing import Any
 
 import pytest
 
+from ..extras import install_hint
+
 #: The name of the one item of a ruling file that does not load.
 LOAD_ERROR_ITEM = "load_error"
 
@@ -256,7 +258,7 @@ def _syrupy_session(item: pytest.Item) -> Any:
     if session is None:
         raise RulingFailure(
             "ruling traces are compared with syrupy snapshots, and the syrupy pytest plugin is not active: "
-            "install it (pip install 'sgs-dsl[test]') and do not disable it (-p no:syrupy)"
+            f"install it ({install_hint('test')}) and do not disable it (-p no:syrupy)"
         )
     return session
 

@@ -18,12 +18,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from sgs_dsl.extras import install_hint
 from sgs_dsl.files import reason
 from sgs_dsl.sim.batch import BatchSettings, GameRecord, chunk_ranges, play_chunk
 from sgs_dsl.textsafe import clip
 
 #: How to get the optional dependency.
-INSTALL_HINT = "pip install 'sgs-dsl[ray]'"
+INSTALL_HINT = install_hint("ray")
 
 #: Chunks queued on each actor beyond the one it plays, so it never waits for the driver.
 QUEUED_PER_ACTOR = 1
