@@ -5,10 +5,10 @@ every extra named is one pyproject.toml defines."""
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 from sgs_dsl.extras import EXTRAS, install_hint
 
