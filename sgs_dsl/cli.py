@@ -567,7 +567,8 @@ AGENT_CHOICES = ("random", "heuristic", "lookahead")  # agents.registry.AGENT_NA
 
 def _agents_option(default: str) -> Any:
     return click.option("--agents", "agents_all", default=None, metavar="NAME",
-                        help=f"The agent of every seat: random, heuristic or lookahead  [default: {default}].")
+                        help="The agent of every seat: random, heuristic or lookahead, or module:Class for "
+                        f"your own (docs/api.md)  [default: {default}].")
 
 
 agents_option = _agents_option("random")

@@ -25,7 +25,10 @@ BALANCE_AGENT = "lookahead"
 
 
 def make_agent(name: str, seed: int) -> Agent:
-    """A new agent of kind ``name``, seeded."""
+    """A new agent of kind ``name``, seeded: a built-in agent, or ``module:Class``, a class of
+    an importable module made as ``Class(seed)`` (docs/api.md, "Agents")."""
+    if ":" in name:
+        return _plugged(name, seed)
     if name == "random":
         return RandomAgent(seed)
     if name == "heuristic":
@@ -37,6 +40,52 @@ def make_agent(name: str, seed: int) -> Agent:
 
         return LookaheadAgent(seed)
     raise ValueError(f"unknown agent {name!r}; the agents are {', '.join(AGENT_NAMES)}")
+
+
+class AgentLoadError(ValueError):
+    """A ``module:Class`` agent that cannot be loaded or does not follow the protocol: why."""
+
+
+def agent_class(name: str) -> Any:
+    """The class ``module:Class`` names (the current folder is searched too, as ``python -m``
+    searches it). AgentLoadError says why it cannot be had."""
+    import importlib
+    import os
+    import sys
+
+    module_name, _, attribute = name.partition(":")
+    if not module_name or not attribute:
+        raise AgentLoadError(f"'{name}' is not module:Class")
+    try:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as missing:
+            if missing.name != module_name.split(".")[0] or os.getcwd() in sys.path:
+                raise
+            sys.path.append(os.getcwd())  # a module beside the user, as `python -m` would find it
+            module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise AgentLoadError(f"cannot import module '{module_name}': {error}") from None
+    except Exception as error:  # the module itself fails as it is imported
+        raise AgentLoadError(f"module '{module_name}' fails as it is imported: {type(error).__name__}: {error}") from None
+    found: Any = module
+    for part in attribute.split("."):
+        found = getattr(found, part, None)
+        if found is None:
+            raise AgentLoadError(f"module '{module_name}' has no '{attribute}'")
+    if not callable(found) or not callable(getattr(found, "choose", None)):
+        raise AgentLoadError(f"'{name}' is not an agent class: it needs a method choose(request, view) -> int")
+    return found
+
+
+def _plugged(name: str, seed: int) -> Agent:
+    try:
+        agent = agent_class(name)(seed)
+    except AgentLoadError:
+        raise
+    except Exception as error:
+        raise AgentLoadError(f"'{name}'({seed}) fails: {type(error).__name__}: {error}") from None
+    return agent  # type: ignore[no-any-return]
 
 
 class SpecError(ValueError):
@@ -84,7 +133,15 @@ def roles_dealt(mode: Any, players: int, with_heroes: bool) -> list[str]:
 def _agent_name(name: str, where: str) -> str:
     if name in AGENT_NAMES:
         return name
-    raise SpecError(f"unknown agent '{name}' in {where}", f"the agents are: {', '.join(AGENT_NAMES)}")
+    if ":" in name:
+        try:
+            agent_class(name)
+        except AgentLoadError as bad:
+            raise SpecError(f"{bad} (in {where})", "give module:Class of an importable module whose class is made "
+                            "as Class(seed) and answers choose(request, view) -> int (docs/api.md)") from None
+        return name
+    raise SpecError(f"unknown agent '{name}' in {where}",
+                    f"the agents are: {', '.join(AGENT_NAMES)}, or module:Class for your own (docs/api.md)")
 
 
 def _role_word(key: str, roles: Sequence[str]) -> str | None:

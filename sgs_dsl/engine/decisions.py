@@ -50,6 +50,16 @@ class Request:
         return f"Request(seat={self.seat}, kind={self.kind!r}, prompt={self.prompt!r}, options={self.labels()})"
 
 
+def declining_option(request: Request) -> int | None:
+    """The option of `request` that declines, or None when every option acts: the one the
+    engine acts on as nothing (value None: 不使用, 不打出, 結束出牌, 完成), or the no of a question
+    whether to (kind `invoke`, value False)."""
+    for i, option in enumerate(request.options):
+        if option.value is None or (request.kind == "invoke" and option.value is False):
+            return i
+    return None
+
+
 class Agent(Protocol):
     """Anything that answers requests: given the question and the asking seat's view
     (engine.view.SeatView), return the index of one option."""

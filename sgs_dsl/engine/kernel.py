@@ -271,9 +271,10 @@ class Game:
                 self.trace(f"  〔唯一選項〕{player.label()}：{prompt} → {options[0].label}")
             return options[0]
         request = Request(player.seat, kind, prompt, tuple(options), asker, for_seat)
-        index = self.agents[player.seat].choose(request, SeatView(self, player.seat))
-        if not 0 <= index < len(options):
-            raise RulesError(f"agent of seat {player.seat + 1} answered {index} to a {len(options)}-option question")
+        index: Any = self.agents[player.seat].choose(request, SeatView(self, player.seat))
+        if type(index) is not int or not 0 <= index < len(options):  # an agent of the user's may answer anything
+            raise RulesError(f"agent of seat {player.seat + 1} answered {index!r} to a {len(options)}-option question: "
+                             f"an agent answers the index of an option, 0 to {len(options) - 1}")
         if self.tracing:
             labels = "／".join(o.label for o in options)
             self.trace(f"  〔詢問〕{player.label()}：{prompt}［{labels}］→ {options[index].label}")
