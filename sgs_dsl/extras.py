@@ -6,7 +6,8 @@ from __future__ import annotations
 
 #: The optional dependencies (pyproject.toml's extras) and what each is for.
 EXTRAS = {"test": "the test suite", "ray": "sgs simulate --backend ray", "report": "sgs balance's figures",
-          "lsp": "sgs lsp", "web": "sgs serve"}
+          "lsp": "sgs lsp", "web": "sgs serve",
+          "rl": "sgs_dsl.rl, the PettingZoo environment"}
 
 
 def install_hint(extra: str) -> str:
