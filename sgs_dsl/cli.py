@@ -20,6 +20,8 @@ import click
 
 from sgs_dsl import build
 from sgs_dsl.extras import install_hint
+from sgs_dsl.scripts import DEFAULT as DEFAULT_SCRIPT
+from sgs_dsl.scripts import SCRIPTS, ScriptStream, to_script
 from sgs_dsl.files import (
     file_kind,
     output_file_problem,
@@ -104,10 +106,17 @@ def _check_stdout() -> None:
         raise OutputError(f"cannot write to standard output: {problem}")
 
 
+#: The script stdout is written in (`--script`, SGS_SCRIPT; sgs_dsl/scripts.py): set per command.
+_script = {"now": "hant"}
+#: Commands whose output is source text or about it, never converted: it must read as the file does.
+_SOURCE_COMMANDS = frozenset({"fmt", "check", "lsp", "serve"})
+
+
 def _out(text: str = "", *, nl: bool = True) -> None:
-    """Print to stdout, escaped. A closed pipe (``| head``) is left to click: exit 1, quietly."""
+    """Print to stdout, escaped, in the script asked for. A closed pipe (``| head``) is left to
+    click: exit 1, quietly."""
     try:
-        click.echo(printable(text, lines=True), nl=nl)
+        click.echo(printable(to_script(text, _script["now"]), lines=True), nl=nl)
     except BrokenPipeError:
         raise
     except OSError as error:
@@ -669,7 +678,11 @@ def agent_spec(library: Any, ruleset: str, players: int, default: str | None, it
 @click.group(cls=SgsGroup, context_settings={"help_option_names": ["-h", "--help"]})
 # the build too: pure Python, or compiled with mypyc (SGS_COMPILE=1, docs/performance.md)
 @click.version_option(package_name="sgs-dsl", prog_name="sgs", message=f"%(prog)s, version %(version)s ({build()})")
-def main() -> None:
+@click.option("--script", type=click.Choice(SCRIPTS), default=DEFAULT_SCRIPT, envvar="SGS_SCRIPT", show_default=True,
+              show_envvar=True, help="The script of what commands print: hant Traditional (繁體, the library's), "
+              "hans Simplified (简体). Input is read in either; rulings and .sgs text keep their own.")
+@click.pass_context
+def main(ctx: click.Context, script: str) -> None:
     """sgs-dsl: the Sanguosha rules language and engine.
 
     \b
@@ -688,6 +701,7 @@ def main() -> None:
     74 output that cannot be written; 130 `sgs play` stopped by Ctrl-C; 70 a
     bug in sgs-dsl.
     """
+    _script["now"] = DEFAULT_SCRIPT if ctx.invoked_subcommand in _SOURCE_COMMANDS else script
 
 
 @main.command()
@@ -842,7 +856,7 @@ def play(ruleset: str | None, players: int | None, seat: int, seed: int | None, 
     from sgs_dsl.sessions import Recorded, Session, agent_factory
 
     session = Session(name, players, seed, seat - 1, spec, max_turns=max_turns, placed=tuple(sorted(placed.items())))
-    person = Recorded(TerminalAgent(stdin, sys.stdout))
+    person = Recorded(TerminalAgent(stdin, ScriptStream(sys.stdout, _script["now"])))
     _out(f"# ruleset {name}, {players} players, seed {seed}; you are seat {seat}")
     try:
         result = play_game(library, name, players, seed, log=True, max_turns=max_turns,
