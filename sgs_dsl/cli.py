@@ -20,8 +20,6 @@ import click
 
 from sgs_dsl import build
 from sgs_dsl.extras import install_hint
-from sgs_dsl.scripts import DEFAULT as DEFAULT_SCRIPT
-from sgs_dsl.scripts import SCRIPTS, ScriptStream, to_script
 from sgs_dsl.files import (
     file_kind,
     output_file_problem,
@@ -30,6 +28,8 @@ from sgs_dsl.files import (
     reason,
     write_atomic,
 )
+from sgs_dsl.scripts import DEFAULT as DEFAULT_SCRIPT
+from sgs_dsl.scripts import SCRIPTS, ScriptStream, to_script
 from sgs_dsl.textsafe import printable
 
 #: Exit status for an unexpected exception (EX_SOFTWARE in sysexits.h).
