@@ -101,11 +101,14 @@ def watched_game(watch: Watch) -> type[Game]:
 
         def add_line(self, text: str) -> None:
             super().add_line(text)
-            watch.add(self, Step("line", self.turns, len(self.lines)))
+            if self is watch.game:  # not a copy an agent plays forward to think (engine/forking.py)
+                watch.add(self, Step("line", self.turns, len(self.lines)))
 
         def ask(self, player: Any, kind: str, prompt: str, options: list[Option], asker: str | None = None,
                 for_seat: int | None = None, legal: Callable[[Option], bool] | None = None) -> Option:
             chosen = super().ask(player, kind, prompt, options, asker, for_seat, legal)
+            if self is not watch.game:
+                return chosen
             index = next(i for i, o in enumerate(options) if o is chosen)
             watch.answers.append((index, chosen.label))
             shown = self.shown_name(self.asker if asker is None else asker)
@@ -123,6 +126,9 @@ def watched_turn(watch: Watch) -> type[Turn]:
 
     class WatchedTurn(Turn):
         def play_turn(self, player: Any, start: str | None = None, extra: bool = False) -> None:
+            if self.game is not watch.game:  # a copy played forward
+                super().play_turn(player, start, extra)
+                return
             watch.playing += 1
             watch.extra = extra
             try:
