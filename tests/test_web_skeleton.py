@@ -216,3 +216,20 @@ def test_an_agent_thinking_on_copies_of_the_game_adds_no_steps() -> None:
     following = next(s for s in r.steps[step:] if answered(s))
     assert len(result.failures) == 1
     assert result.failures[0].startswith(f"unanswered question to seat {following.seat + 1}: '{following.prompt}'")
+
+
+def test_the_server_serves_a_skeleton_that_loads() -> None:
+    from starlette.testclient import TestClient
+
+    from sgs_dsl.web.server import make_app
+
+    client = TestClient(make_app(library(), "standard"))
+    opened = client.post("/api/replays", json={"source": "seed", "ruleset": "standard", "players": 5, "seed": 1,
+                                               "max_turns": 6}).json()
+    step = opened["turn_starts"][2] + 4
+    served = client.get(f"/api/replays/{opened['id']}/{step}/ruling")
+    assert served.status_code == 200 and served.headers["content-type"].startswith("text/plain")
+    assert "ruleset standard;" in served.text and f"step {step}" in served.text
+    assert unwritable(served.text) == []
+    result = run(served.text)
+    assert not any("not a legal answer" in f or "never asked" in f or "was asked" in f for f in result.failures)
