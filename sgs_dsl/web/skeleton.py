@@ -69,14 +69,20 @@ def turn_table(game: Game, extra: bool = False) -> TurnTable:
     entries = [_seat(game, p, generals, notes) for p in game.players]
     entries += _cards_entry("deck", list(reversed(game.deck)))  # the top of the deck last in the list
     entries += _cards_entry("discard", game.discard_pile)
-    notes += _left_out(game)
+    notes += _left_out(game) + _table_notes(game)
+    ruleset = game.mode.ruleset.name if game.mode.ruleset is not None else ""
+    return TurnTable(ruleset, game.current.seat + 1, tuple(entries), tuple(notes))
+
+
+def _table_notes(game: Game) -> list[str]:
+    """What the table keeps apart from its seats that a ruling cannot write."""
+    notes = []
     if game.table != game.players:  # 交換位置: a ruling seats the players in seat order
         order = ", ".join(str(p.seat + 1) for p in game.table)
         notes.append(f"the seats sit in the order {order}, which a ruling cannot write: it seats them in seat order")
     notes += [f"seat {seat + 1} holds {count} yin-yang fish token(s), which a ruling cannot write"
               for seat, count in getattr(game.mode, "fish", {}).items() if count]
-    ruleset = game.mode.ruleset.name if game.mode.ruleset is not None else ""
-    return TurnTable(ruleset, game.current.seat + 1, tuple(entries), tuple(notes))
+    return notes
 
 
 # ------------------------------------------------------------ seats
@@ -109,6 +115,8 @@ def _hero(game: Game, p: Player, n: int, notes: list[str]) -> list[str]:
                      "a ruling seats the hero's")
     if p.kingdom and p.kingdom != hero.kingdom:
         notes.append(f"seat {n}'s kingdom is {p.kingdom}, its hero's {hero.kingdom}: a ruling seats the hero's")
+    if p.gender != hero.gender:
+        notes.append(f"seat {n}'s gender is {p.gender}, its hero's {hero.gender}: a ruling seats the hero's")
     return [f"hero {hero.key}"]
 
 
@@ -118,6 +126,8 @@ def _generals(seat: Any, p: Player, n: int, notes: list[str]) -> list[str]:
     words = ["generals", head.key, deputy.key, "shown", SHOWN[tuple(seat.shown)]]
     if p.kingdom == "careerist" and any(seat.shown):
         words.append("careerist")
+    elif any(seat.shown) and p.kingdom != (head if seat.shown[0] else deputy).kingdom:  # a kingdom text set
+        notes.append(f"seat {n}'s kingdom is {p.kingdom or 'none'}, not its shown general's, which a ruling cannot write")
     if any(seat.removed) or any(seat.silenced):
         notes.append(f"seat {n} has a general removed or silenced, which a ruling cannot write")
     if seat.paired and not all(seat.shown):
