@@ -17,6 +17,7 @@ import attrs
 from ..engine.decisions import Option
 from ..engine.kernel import Game
 from ..engine.parts import DEFAULT_PARTS
+from ..engine.turn import Turn
 from ..engine.view import SeatView
 from ..sessions import AnswersAgent, Session, SessionEnded, agent_factory
 from .tableview import full_table, seat_table
@@ -33,6 +34,8 @@ class Step:
     prompt: str = ""
     options: tuple[str, ...] = ()  # the legal options, in the engine's order
     answer: str = ""  # the label of the option given
+    asked: str = ""  # the kind of question (Request.kind): a yes/no is put even with one option
+    between_turns: bool = False  # asked outside any turn (3v3: which seats act next)
 
     def brief(self) -> dict[str, Any]:
         """What anyone may know of the step (its place, whose question): the step list's entry."""
@@ -67,6 +70,9 @@ class Watch:
     stopped: Any = None  # what at_stop read
     game: Game | None = None
     on_turn: Callable[[Game], None] | None = None  # told when a turn begins (the skeleton's table)
+    about: str = ""  # the game played: ruleset, players, seed (a ruling skeleton's source)
+    playing: int = 0  # turns being played (watched_turn): 0 between turns
+    extra: bool = False  # the turn being played is an extra one
 
     def began(self, game: Game) -> None:
         self.game = game
@@ -95,20 +101,42 @@ def watched_game(watch: Watch) -> type[Game]:
 
         def add_line(self, text: str) -> None:
             super().add_line(text)
-            watch.add(self, Step("line", self.turns, len(self.lines)))
+            if self is watch.game:  # not a copy an agent plays forward to think (engine/forking.py)
+                watch.add(self, Step("line", self.turns, len(self.lines)))
 
         def ask(self, player: Any, kind: str, prompt: str, options: list[Option], asker: str | None = None,
                 for_seat: int | None = None, legal: Callable[[Option], bool] | None = None) -> Option:
             chosen = super().ask(player, kind, prompt, options, asker, for_seat, legal)
+            if self is not watch.game:
+                return chosen
             index = next(i for i, o in enumerate(options) if o is chosen)
             watch.answers.append((index, chosen.label))
             shown = self.shown_name(self.asker if asker is None else asker)
             labels = tuple(o.label for o in options if legal is None or o is chosen or legal(o))
             watch.add(self, Step("question", self.turns, len(self.lines), player.seat,
-                                 f"{shown}：{prompt}" if shown else prompt, labels, chosen.label))
+                                 f"{shown}：{prompt}" if shown else prompt, labels, chosen.label, kind,
+                                 watch.playing == 0))
             return chosen
 
     return WatchedGame
+
+
+def watched_turn(watch: Watch) -> type[Turn]:
+    """The turn process, telling `watch` whether a turn is being played, and whether an extra one."""
+
+    class WatchedTurn(Turn):
+        def play_turn(self, player: Any, start: str | None = None, extra: bool = False) -> None:
+            if self.game is not watch.game:  # a copy played forward
+                super().play_turn(player, start, extra)
+                return
+            watch.playing += 1
+            watch.extra = extra
+            try:
+                super().play_turn(player, start, extra)
+            finally:
+                watch.playing -= 1
+
+    return WatchedTurn
 
 
 def play_session(library: Any, session: Session, watch: Watch) -> Any:
@@ -117,7 +145,8 @@ def play_session(library: Any, session: Session, watch: Watch) -> Any:
     from ..game import run, setup, turn_cap
 
     person = AnswersAgent(session.answers)
-    parts = attrs.evolve(DEFAULT_PARTS, game=watched_game(watch))
+    watch.about = f"{session.ruleset}, {session.players} players, seed {session.seed}"
+    parts = attrs.evolve(DEFAULT_PARTS, game=watched_game(watch), turn=watched_turn(watch))
     try:
         game = setup(library, session.ruleset, session.players, session.seed, log=True, parts=parts,
                      agent_factory=agent_factory(session, person), placed=dict(session.placed) or None)
