@@ -150,7 +150,8 @@ class Game:
     @property
     def result(self) -> GameResult | None:
         """The winner, turns, sides, heroes, reason, error (None while the game goes on)."""
-        return self._driver.result
+        result: GameResult | None = self._driver.result
+        return result
 
     @property
     def log(self) -> list[str]:

@@ -18,7 +18,7 @@ DEFAULT = "hant"
 
 @functools.lru_cache(maxsize=1)
 def _converter() -> Any:
-    from opencc import OpenCC
+    from opencc import OpenCC  # type: ignore[import-untyped]
 
     return OpenCC("t2s")
 

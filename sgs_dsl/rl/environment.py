@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from ..agents.registry import make_agent
 from ..core.modes import MODE_SPECS
@@ -47,10 +47,10 @@ class SgsEnv(AECEnv):  # type: ignore[misc]
         self._action_space = spaces.Discrete(MAX_OPTIONS)
         self._game: SteppedGame | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._action_space
 
     # ------------------------------------------------------------ the AEC protocol

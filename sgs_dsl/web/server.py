@@ -193,7 +193,8 @@ def _viewer(request: Request, replay: Replay) -> int | None:
 def _refusing(handler: Any) -> Any:
     async def handle(request: Request) -> Response:
         try:
-            return await handler(request)
+            response: Response = await handler(request)
+            return response
         except (Refused, RulingRefused) as why:
             return JSONResponse({"error": str(why)}, status_code=400)
 
@@ -242,7 +243,10 @@ def make_app(library: Any, ruleset: str, ruling_paths: Sequence[Path] = ()) -> S
         if not replay.replays_answers:
             raise Refused("this replay is a ruling already")
         at = max(0, min(request.path_params["step"], len(replay.steps) - 1))
-        text = await asyncio.to_thread(skeleton_at, replay, at)
+        try:
+            text = await asyncio.to_thread(skeleton_at, replay, at)
+        except ValueError as why:  # a game in which no turn began
+            raise Refused(str(why)) from None
         return PlainTextResponse(text)
 
     async def play(socket: WebSocket) -> None:
@@ -250,15 +254,18 @@ def make_app(library: Any, ruleset: str, ruling_paths: Sequence[Path] = ()) -> S
         try:
             start = await socket.receive_json()
             session = app_state.table(start if isinstance(start, dict) else {}, person=True)
-        except Refused as why:
-            await socket.send_json({"type": "refused", "why": str(why)})
+        except Refused as bad_start:
+            await socket.send_json({"type": "refused", "why": str(bad_start)})
             await socket.close()
             return
         except (WebSocketDisconnect, ValueError):
             return
         loop = asyncio.get_running_loop()
         outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        game = PlayGame(library, session, lambda m: loop.call_soon_threadsafe(outbox.put_nowait, m)).start()
+        def send(message: dict[str, Any]) -> None:  # from the game's thread
+            loop.call_soon_threadsafe(outbox.put_nowait, message)
+
+        game = PlayGame(library, session, send).start()
         await socket.send_json({"type": "started", "seat": session.seat, "players": session.players,
                                 "ruleset": session.ruleset})
         pump = asyncio.create_task(_pump(socket, game, outbox))
