@@ -160,8 +160,14 @@ def source_line(span: Any) -> str:
 
 
 def where(span: Any) -> str:
-    """file:line, relative to the working folder when it is below it."""
+    """file:line: a built-in file as the repository names it (`heroes/standard.sgs`, wherever
+    the package is installed), another relative to the working folder when it is below it."""
+    from .resources import repository_path
+
     path = Path(str(span.file))
+    shipped = repository_path(path)
+    if shipped is not None:
+        return f"{shipped}:{span.line}"
     try:
         path = path.resolve().relative_to(Path.cwd().resolve())
     except ValueError:

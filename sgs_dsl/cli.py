@@ -30,6 +30,7 @@ from sgs_dsl.files import (
 )
 from sgs_dsl.scripts import DEFAULT as DEFAULT_SCRIPT
 from sgs_dsl.scripts import SCRIPTS, ScriptStream, to_script
+from sgs_dsl.tables import format_table
 from sgs_dsl.textsafe import printable
 
 #: Exit status for an unexpected exception (EX_SOFTWARE in sysexits.h).
@@ -502,30 +503,6 @@ def check_table(library: Any, ruleset: str, players: int) -> None:
 
 def card_row(card: Any) -> dict[str, Any]:
     return {"name": card.name, "id": card.id, "suit": card.suit, "rank": int(card.rank), "type": card.type}
-
-
-def _display_width(text: str) -> int:
-    import unicodedata
-
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - _display_width(text))
-
-
-def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A plain text table, aligned for CJK (double width) characters; cells are escaped
-    before they are measured, so a control character cannot break the columns."""
-    headers = [printable(h) for h in headers]
-    rows = [[printable(c) for c in row] for row in rows]
-    widths = [_display_width(h) for h in headers]
-    for row in rows:
-        widths = [max(w, _display_width(c)) for w, c in zip(widths, row, strict=True)]
-    lines = ["  ".join(_pad(c, w) for c, w in zip(headers, widths, strict=True)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    lines.extend("  ".join(_pad(c, w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows)
-    return "\n".join(lines)
 
 
 def _plural(n: int, word: str) -> str:
@@ -1272,7 +1249,7 @@ def rulesets(as_json: bool, extra: tuple[Path, ...]) -> None:
         ["*" if r.name == library.default_ruleset else "", r.name, r.mode, _show_options(_mode_options(r)),
          ", ".join(r.decks), r.title] for r in items
     ]
-    _out(format_table(["", "name", "mode", "mode options", "decks", "title"], rows))
+    _out(format_table(["", "name", "mode", "mode options", "decks", "title"], rows, details=("title",)))
 
 
 def _mode_options(ruleset: Any) -> dict[str, Any]:
@@ -1303,10 +1280,19 @@ def modes(as_json: bool) -> None:
                     for m in specs]))
         return
     for m in specs:
-        _out(f"{m.name} {m.title}: {m.players[0]}-{m.players[1]} players; {m.doc}")
+        _out(_hanging(f"{m.name} {m.title}: {m.players[0]}-{m.players[1]} players; {m.doc}", ""))
         for o in m.options:
             kind = "|".join(o.words) if o.words else o.type
-            _out(f"  {o.name} ({kind}, default {o.default or 'none'}): {o.doc}")
+            _out(_hanging(f"{o.name} ({kind}, default {o.default or 'none'}): {o.doc}", "  "))
+
+
+def _hanging(text: str, indent: str) -> str:
+    """A paragraph wrapped to the table width, its later lines indented two more columns."""
+    from sgs_dsl.tables import WIDTH, wrap
+
+    first, *rest = wrap(text, WIDTH - len(indent))
+    more = wrap(" ".join(rest), WIDTH - len(indent) - 2) if rest else []
+    return "\n".join([indent + first, *(indent + "  " + line for line in more)])
 
 
 @main.command()
@@ -1480,7 +1466,7 @@ WINDOW_HEADERS = ["id", "name", "process", "payload", "polled", "may change", "c
 
 
 def windows_text(windows: Sequence[Any]) -> str:
-    return format_table(WINDOW_HEADERS, [_window_cells(w) for w in windows])
+    return format_table(WINDOW_HEADERS, [_window_cells(w) for w in windows], details=("polled", "note"))
 
 
 @main.command()

@@ -26,3 +26,15 @@ def library_files() -> list[Path]:
         if folder.is_dir():
             files.extend(sorted(folder.rglob("*.sgs")))
     return files
+
+
+def repository_path(path: Path) -> Path | None:
+    """The repository file a shipped file is (`heroes/standard.sgs`), wherever it is installed;
+    None for a file that is not shipped text (a designer's own)."""
+    resolved = path.resolve()
+    for kind in _KINDS:
+        try:
+            return Path(kind) / resolved.relative_to(data_dir(kind).resolve())
+        except ValueError:
+            continue
+    return None

@@ -444,12 +444,26 @@ def test_a_failing_stdout_is_one_line_and_an_io_status(args):
     assert done.stderr == "error: cannot write to standard output: no space left on device\n"
 
 
-def test_a_closed_pipe_ends_quietly():
+#: Each command that prints to stdout, with arguments that make it print. (`sgs serve` prints
+#: only to stderr and `sgs lsp` talks its protocol over stdout: a reader gone ends them too.)
+PRINTING = {"run": ["--seed", "1"], "simulate": ["-g", "2", "-p", "4"], "explain": ["奸雄"], "cards": [], "heroes": [],
+            "rulesets": [], "modes": [], "windows": [], "ruling": ["tests/rulings/basic_cards.ruling"],
+            "check": ["cards"], "text": ["--skill", "奸雄"], "fmt": ["--check", "cards"], "play": ["-p", "4"],
+            "balance": ["-g", "2", "-p", "4", "--agents", "random", "--out", "{tmp}"]}
+
+
+def test_every_printing_command_is_listed_for_the_closed_pipe():
+    assert set(PRINTING) == set(cli.main.commands) - {"serve", "lsp"}
+
+
+@pytest.mark.parametrize("command", sorted(PRINTING))
+def test_a_closed_pipe_ends_every_command_quietly_with_status_1(command, tmp_path):
     read_end, write_end = os.pipe()
     os.close(read_end)
+    args = [a.replace("{tmp}", str(tmp_path / "report")) for a in PRINTING[command]]
     with os.fdopen(write_end, "w") as pipe:
-        done = _sgs("run", "--seed", "1", stdout=pipe)
-    assert done.returncode == 1
+        done = _sgs(command, *args, stdout=pipe, timeout=120)
+    assert done.returncode == 1, done.stderr
     assert done.stderr == ""
 
 

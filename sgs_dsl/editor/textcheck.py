@@ -20,6 +20,7 @@ import attrs
 from ..core.defs import CardKind, Skill
 from ..syntax import ast
 from ..syntax.names import normalize
+from ..tables import display_width, pad
 from . import cardtext
 
 # ---------------------------------------------------------------- the quoted text
@@ -371,8 +372,9 @@ def render_report(entries: list[Entry]) -> list[str]:
     """The report: a line per skill and card (score, verdict, name, quoted text), the findings
     under it, then the histogram and the totals."""
     out = []
+    width = max((display_width(e.name) for e in entries), default=0)
     for e in entries:
-        out.append(f"{e.score:.2f}  {e.verdict:<10}  {e.kind:<5}  {e.name}  {e.quoted}")
+        out.append(f"{e.score:.2f}  {e.verdict:<10}  {e.kind:<5}  {pad(e.name, width)}  {e.quoted}")
         out.extend(f"        - {f.render()}" for f in e.findings)
         if e.differs:
             out.append(f"        differs: {e.differs}")

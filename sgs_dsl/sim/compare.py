@@ -27,6 +27,7 @@ from typing import Any
 
 from ..core.modes import MODE_SPECS
 from ..files import read_regular, reason
+from ..tables import pad
 from ..textsafe import clip
 from .balance import two_proportion_test
 from .paired import METHOD as PAIRED
@@ -375,9 +376,9 @@ def _verdict(row: dict[str, Any]) -> str:
 def _line(name: str, row: dict[str, Any]) -> str:
     a, b = _cell(row["a"], "A"), _cell(row["b"], "B")
     if row["diff"] is None:
-        return f"  {clip(name, SHOWN):<12} {a:<16} {b:<16} {'n/a':>6}"
+        return f"  {pad(clip(name, SHOWN), 12)} {a:<16} {b:<16} {'n/a':>6}"
     pairs = f"  {row['pairs']} pairs" if "pairs" in row else ""
-    return f"  {clip(name, SHOWN):<12} {a:<16} {b:<16} {100 * row['diff']:+6.1f}  {_verdict(row)}{pairs}"
+    return f"  {pad(clip(name, SHOWN), 12)} {a:<16} {b:<16} {100 * row['diff']:+6.1f}  {_verdict(row)}{pairs}"
 
 
 def _run_line(key: str, r: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.modes import MODE_SPECS
+from ..tables import display_width, pad
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_dsl.sim.batch import GameRecord
@@ -285,16 +286,15 @@ def format_skill_stats(stats: dict[str, Any]) -> str:
     rows = stats["skills"]
     if not rows:
         return "skill stats: the ruleset has no hero skills"
-    width = max(len(name) * 2 for name in rows)  # skill names are CJK: two columns a character
+    width = max(display_width(name) for name in rows)
     lines = ["skills fired (times, games):"]
     for name, row in rows.items():
-        pad = " " * max(0, width - len(name) * 2)
         if row["fired"]:
-            lines.append(f"  {name}{pad} {row['fired']:>8} {row['games']:>7}")
+            lines.append(f"  {pad(name, width)} {row['fired']:>8} {row['games']:>7}")
         else:
             seats = row.get("seats")
             held = f" (held by {seats} seat{'s' if seats != 1 else ''})" if seats else ""
-            lines.append(f"  {name}{pad} {'never dealt' if row.get('seats') == 0 else 'never fired' + held}")
+            lines.append(f"  {pad(name, width)} {'never dealt' if row.get('seats') == 0 else 'never fired' + held}")
     never = stats["never_fired"]
     lines.append(f"never fired: {'、'.join(never) if never else 'none'}")
     return "\n".join(lines)
@@ -343,11 +343,11 @@ def format_summary(report: dict[str, Any]) -> str:
     heroes = report.get("wins_by_hero")
     if heroes:
         lines.append("wins by hero (seat on the winning side; 95% Wilson interval):")
-        width = max(len(h) for h in heroes)
+        width = max(display_width(h) for h in heroes)
         for hero, row in heroes.items():
             lo, hi = row["ci95"]
             lines.append(
-                f"  {hero:<{width}} {row['wins']:>6}/{row['games']:<6} {100 * row['rate']:5.1f}%"
+                f"  {pad(hero, width)} {row['wins']:>6}/{row['games']:<6} {100 * row['rate']:5.1f}%"
                 f"  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]"
             )
     lines.extend(_featured_lines(report.get("featured")))
