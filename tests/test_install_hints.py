@@ -15,7 +15,7 @@ from sgs_dsl.extras import EXTRAS, install_hint
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = ROOT / "pyproject.toml"
 #: Packages of a registry a message may name on their own (a test tool's dependency).
-REGISTRY_PACKAGES = {"syrupy"}
+REGISTRY_PACKAGES = {"syrupy", "build"}
 COMMAND = re.compile(r"pip install ((?:-[-\w]+ )*)('[^']*'|\"[^\"]*\"|[\w.\-\[\],{}]+)")
 
 
