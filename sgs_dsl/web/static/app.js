@@ -106,10 +106,9 @@ function seatHTML(p, table, viewer) {
   if (p.seat === table.current) classes.push("current");
   if (viewer !== null && viewer !== undefined && p.seat === viewer) classes.push("me");
   return `<div class="${classes.join(" ")}" data-seat="${p.seat + 1}">
-    <div class="seat-top"><span class="num">${p.seat + 1}</span>${heroHTML(p)}
-      <span class="kingdom">${esc(S.texts.kingdoms[p.kingdom] || "")}</span>
+    <div class="seat-top"><span class="num">${p.seat + 1}</span><span class="heroes">${heroHTML(p)}</span>
       <span class="side" title="side as known">${esc(sideName(p.side))}</span></div>
-    <div class="seat-mid">${hpPips(p)}<span class="count" title="cards in hand">手${p.hand_count}</span>${range}</div>
+    <div class="seat-mid"><span class="kingdom">${esc(S.texts.kingdoms[p.kingdom] || "")}</span>${hpPips(p)}<span class="count" title="cards in hand">手${p.hand_count}</span>${range}</div>
     <div class="equips">${tagList(p.equips || [], "equip")}</div>
     <div class="judge">${tagList(p.judge || [], "judgecard")}</div>
     <div class="flags">${flags.join("")}${piles}</div>${hand}
