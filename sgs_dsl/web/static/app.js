@@ -303,6 +303,7 @@ async function openReplay(body, link, at, view) {
     $("rp-view").value = S.replay.view;
     $("rp-skeleton-box").classList.add("hidden");
     $("rp-link").classList.toggle("hidden", !link);
+    if (!link) history.replaceState(null, "", location.pathname); // an uploaded file has no link
     await goTo(at || 0);
   } catch (error) {
     $("replay-refused").textContent = `refused: ${error.message}`;
