@@ -180,8 +180,12 @@ def test_ten_seats_fit_the_table_without_overlapping(page: Any) -> None:
             assert apart, f"seats overlap: {a} {b}"
     assert page.locator("#play-board .seat.current").count() == 1
     assert page.locator("#play-board .seat.me[data-seat='1']").count() == 1
+    page.hover("#play-board .seat[data-seat='2'] .hero")
+    hero = page.text_content("#play-board .seat[data-seat='2'] .hero")
+    assert page.is_visible("#tip") and page.text_content("#tip").startswith(hero) and "體力" in page.text_content("#tip")
     page.hover("#play-hand .card >> nth=0")
-    assert page.is_visible("#tip") and page.text_content("#tip").strip()
+    card = page.text_content("#play-hand .card >> nth=0")
+    assert page.is_visible("#tip") and card[card.index("【"):card.index("】") + 1] in page.text_content("#tip")
     shot(page, "play")
 
 

@@ -326,7 +326,7 @@ async function goTo(step) {
     renderHand($("replay-hand"), viewer === null ? [] : m.table.hand, null);
     $("replay-hand").parentElement.classList.toggle("hidden", viewer === null); // full view: hands are on the seats
     setLog($("replay-log"), m.log);
-    showDetail(m.detail);
+    showDetail(m.detail, m.log);
     $("rp-slider").value = String(m.step);
     const turn = r.steps[m.step].turn;
     $("rp-where").textContent = `step ${m.step + 1}/${r.steps.length} · turn ${turn}`;
@@ -341,11 +341,13 @@ async function goTo(step) {
   }
 }
 
-function showDetail(d) {
+function showDetail(d, log) {
   const box = $("rp-detail");
   const who = d.seat === null || d.seat === undefined ? "" : `${d.seat + 1}號位`;
   if (d.kind !== "question") {
-    box.innerHTML = `<div class="muted">a log line (turn ${d.turn})</div>`;
+    const line = log.length ? log[log.length - 1] : "";
+    box.innerHTML = `<div class="muted">a line of the log (turn ${d.turn}):</div><div class="prompt">${
+      line.trim() ? rich(line) : `<span class="muted">(a line this seat may not read)</span>`}</div>`;
   } else if (d.hidden) {
     box.innerHTML = `<div class="prompt">${who} was asked a question <span class="muted">(hidden from this view)</span></div>`;
   } else {
