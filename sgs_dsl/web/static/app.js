@@ -91,6 +91,17 @@ function tagList(items, cls) {
   return items.map((c) => `<span class="${cls}">${rich(c)}</span>`).join("");
 }
 
+// A card on a seat, compact: 【名】♥K as 名♥K (the name still hovers for its text).
+function compactList(items, cls) {
+  return items.map((c) => {
+    const m = /^【([^】]+)】(.*)$/.exec(c);
+    const body = m ? `<span class="term" data-term="${esc(m[1])}">${esc(m[1])}</span>${rich(m[2])}` : rich(c);
+    return `<span class="${cls}" title="${esc(c)}">${body}</span>`;
+  }).join("");
+}
+
+const MANY = 6; // more seats than this: smaller seats of a fixed height, the full view's hands below the table
+
 function seatHTML(p, table, viewer) {
   const flags = [];
   if (p.chained) flags.push(`<span class="flag chained">連環</span>`);
@@ -100,7 +111,7 @@ function seatHTML(p, table, viewer) {
     pile.cards.length ? "：" + pile.cards.map(rich).join(" ") : ""}</span>`).join("");
   const range = p.distance === null || p.distance === undefined ? ""
     : `<span class="dist ${p.in_range ? "in" : ""}" title="distance from your seat${p.in_range ? ", in your attack range" : ""}">距${p.distance}${p.in_range ? " ⚔" : ""}</span>`;
-  const hand = p.hand ? `<div class="seat-hand">${tagList(p.hand, "card small")}</div>` : "";
+  const hand = p.hand && table.players.length <= MANY ? `<div class="seat-hand">${tagList(p.hand, "card small")}</div>` : "";
   const classes = ["seat", `k-${p.kingdom || "none"}`];
   if (!p.alive) classes.push("dead");
   if (p.seat === table.current) classes.push("current");
@@ -109,8 +120,8 @@ function seatHTML(p, table, viewer) {
     <div class="seat-top"><span class="num">${p.seat + 1}</span><span class="heroes">${heroHTML(p)}</span>
       <span class="side" title="side as known">${esc(sideName(p.side))}</span></div>
     <div class="seat-mid"><span class="kingdom">${esc(S.texts.kingdoms[p.kingdom] || "")}</span>${hpPips(p)}<span class="count" title="cards in hand">手${p.hand_count}</span>${range}</div>
-    <div class="equips">${tagList(p.equips || [], "equip")}</div>
-    <div class="judge">${tagList(p.judge || [], "judgecard")}</div>
+    <div class="equips">${compactList(p.equips || [], "equip")}</div>
+    <div class="judge">${compactList(p.judge || [], "judgecard")}</div>
     <div class="flags">${flags.join("")}${piles}</div>${hand}
     ${p.alive ? "" : `<div class="dead-mark">陣亡</div>`}
   </div>`;
@@ -147,7 +158,8 @@ function centreHTML(table, extra) {
 function renderTable(board, table, viewer, extra) {
   const me = viewer === null || viewer === undefined ? 0 : viewer;
   board.innerHTML = table.players.map((p) => seatHTML(p, table, viewer)).join("") + centreHTML(table, extra);
-  board.classList.toggle("many", table.players.length > 6);
+  board.classList.toggle("many", table.players.length > MANY);
+  board.classList.toggle("crowded", table.players.length > 10);
   placeSeats(board, table.players.length, me);
 }
 
@@ -212,6 +224,7 @@ function onMessage(m) {
   } else if (m.type === "over") {
     S.question = null;
     renderTable($("play-board"), m.table, m.table.seat);
+    renderHand($("play-hand"), m.table.hand, null);
     appendLog($("play-log"), m.log);
     showOver(m);
   } else if (m.type === "refused") {
@@ -263,6 +276,7 @@ function answer(index) {
   S.socket.send(JSON.stringify({ type: "answer", question: S.question.id, index }));
   $("question").innerHTML = `<div class="muted">waiting for the table…</div>`;
   S.question = null;
+  renderHand($("play-hand"), S.table.hand, null);
 }
 
 function showOver(m) {
@@ -323,8 +337,13 @@ async function goTo(step) {
     r.moment = m;
     const viewer = r.view === "full" ? null : Number(r.view) - 1;
     renderTable($("replay-board"), m.table, viewer);
-    renderHand($("replay-hand"), viewer === null ? [] : m.table.hand, null);
-    $("replay-hand").parentElement.classList.toggle("hidden", viewer === null); // full view: hands are on the seats
+    if (viewer !== null) renderHand($("replay-hand"), m.table.hand, null);
+    else $("replay-hand").innerHTML = m.table.players.map((p) => `<div class="hand-of"><b>${p.seat + 1}號位</b> ${
+      (p.hand || []).map((c) => `<span class="card small">${rich(c)}</span>`).join(" ") || "—"}</div>`).join("");
+    $("replay-hand").classList.toggle("hands", viewer === null);
+    // the full view of a small table has the hands on the seats
+    $("replay-hand").parentElement.classList.toggle("hidden", viewer === null && m.table.players.length <= MANY);
+    $("replay-hand-title").textContent = viewer === null ? "Every seat's hand" : `Seat ${viewer + 1}'s hand`;
     setLog($("replay-log"), m.log);
     showDetail(m.detail, m.log);
     $("rp-slider").value = String(m.step);
