@@ -162,6 +162,11 @@ def test_a_forged_answer_is_refused_and_the_game_goes_on(page: Any) -> None:
     answer_first(page)  # the question is still open: a real answer is taken
     assert next_question(page)
     assert page.evaluate("window.sgsState.question.id") == asked["id"] + 1
+    playable = page.locator("#play-hand .card.playable")
+    assert playable.count() > 0  # the opening's play phase: a card in hand is an option
+    page.click("#play-hand .card.playable >> nth=0")  # clicked in the hand, it selects that option
+    assert page.text_content("#question .option.chosen").strip() == playable.first.text_content().strip()
+    assert page.is_enabled("#confirm")
 
 
 def test_ten_seats_fit_the_table_without_overlapping(page: Any) -> None:

@@ -163,9 +163,18 @@ function renderTable(board, table, viewer, extra) {
   placeSeats(board, table.players.length, me);
 }
 
+// The option a hand card stands for: the option that is the card, else the one option naming it
+// (使用【閃】♦2); -1 when none or several do.
+function handOption(card, options) {
+  const exact = options.indexOf(card);
+  if (exact >= 0) return exact;
+  const naming = options.map((o, i) => (o.includes(card) ? i : -1)).filter((i) => i >= 0);
+  return naming.length === 1 ? naming[0] : -1;
+}
+
 function renderHand(box, cards, options) {
   box.innerHTML = cards.length ? cards.map((c) => {
-    const index = options ? options.indexOf(c) : -1;
+    const index = options ? handOption(c, options) : -1;
     return `<span class="card${index >= 0 ? " playable" : ""}" data-option="${index}">${rich(c)}</span>`;
   }).join("") : `<span class="muted">—</span>`;
 }
