@@ -261,9 +261,13 @@ def test_a_seeded_replay_jumps_by_turn_and_question_and_its_link_reopens_the_mom
     at_step(page, after + 1)
     page.click("#rp-q-back")
     at_step(page, after)
+    page.click("#rp-skeleton")  # the moment as a ruling's text, to download
+    page.wait_for_function("document.querySelector('#rp-skeleton-text').value !== ''")
+    skeleton = page.input_value("#rp-skeleton-text")
+    assert skeleton.startswith("ruling ") and "turn 1;" in skeleton, skeleton[:300]
+    href = page.get_attribute("#rp-skeleton-download", "href")
+    assert urllib.parse.unquote(href.split(",", 1)[1]) == skeleton
     shot(page, "replay")
-    page.click("#rp-skeleton")  # the moment as a ruling's text, or the server's error shown
-    page.wait_for_function("document.querySelector('#rp-skeleton-text').value.trim() !== ''")
     page.select_option("#rp-view", "3")
     page.wait_for_function("window.sgsReplay.moment.table.seat === 2")
     moment = page.evaluate("window.sgsReplay.moment")

@@ -111,7 +111,7 @@ function seatHTML(p, table, viewer) {
     pile.cards.length ? "：" + pile.cards.map(rich).join(" ") : ""}</span>`).join("");
   const range = p.distance === null || p.distance === undefined ? ""
     : `<span class="dist ${p.in_range ? "in" : ""}" title="distance from your seat${p.in_range ? ", in your attack range" : ""}">距${p.distance}${p.in_range ? " ⚔" : ""}</span>`;
-  const hand = p.hand && table.players.length <= MANY ? `<div class="seat-hand">${tagList(p.hand, "card small")}</div>` : "";
+  const hand = p.hand && table.players.length <= MANY ? `<div class="seat-hand">${compactList(p.hand, "card small")}</div>` : "";
   const classes = ["seat", `k-${p.kingdom || "none"}`];
   if (!p.alive) classes.push("dead");
   if (p.seat === table.current) classes.push("current");
@@ -357,7 +357,8 @@ async function goTo(step) {
     showDetail(m.detail, m.log);
     $("rp-slider").value = String(m.step);
     const turn = r.steps[m.step].turn;
-    $("rp-where").textContent = `step ${m.step + 1}/${r.steps.length} · turn ${turn}`;
+    // steps are numbered from 0, as in the link and the ruling skeleton's title
+    $("rp-where").textContent = `step ${m.step} of 0–${r.steps.length - 1} · turn ${turn}`;
     if (r.link) {
       const url = `${location.pathname}?${new URLSearchParams({ ...r.link, step: String(m.step), view: r.view })}`;
       history.replaceState(null, "", url);
@@ -404,6 +405,8 @@ async function showSkeleton() {
   const box = $("rp-skeleton-box");
   const area = $("rp-skeleton-text");
   box.classList.remove("hidden");
+  area.value = "";
+  $("rp-skeleton-download").removeAttribute("href"); // no stale text to download while asking
   try {
     const response = await fetch(`/api/replays/${r.id}/${r.step}/ruling`);
     const text = await response.text();
@@ -417,6 +420,7 @@ async function showSkeleton() {
     box.classList.remove("error");
     area.value = text;
     $("rp-skeleton-download").href = dataURL(text, "text/plain");
+    $("rp-skeleton-download").download = `step-${r.step}.ruling`;
   } catch (error) {
     area.value = `error: ${error.message}`;
   }
