@@ -70,6 +70,7 @@ class Watch:
     stopped: Any = None  # what at_stop read
     game: Game | None = None
     on_turn: Callable[[Game], None] | None = None  # told when a turn begins (the skeleton's table)
+    halted: bool = False  # stopped at `until`: nothing after it is noted
     about: str = ""  # the game played: ruleset, players, seed (a ruling skeleton's source)
     playing: int = 0  # turns being played (watched_turn): 0 between turns
     extra: bool = False  # the turn being played is an extra one
@@ -80,6 +81,8 @@ class Watch:
             game.replay, game.replay_at = list(self.replay), 0
 
     def add(self, game: Game, step: Step) -> None:
+        if self.halted:  # the game is unwinding from the stop: what a `finally` writes is after it
+            return
         if step.turn and len(self.turn_starts) < step.turn:
             self.turn_starts.append(len(self.steps))
             if self.on_turn is not None:
@@ -88,6 +91,7 @@ class Watch:
         if self.until is not None and len(self.steps) > self.until:
             if self.at_stop is not None:
                 self.stopped = self.at_stop(game)
+            self.halted = True
             raise _Stop
 
 
