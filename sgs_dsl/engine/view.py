@@ -38,6 +38,7 @@ class SeatInfo:
     turned: bool = False  # 翻面
     piles: tuple[tuple[str, int, tuple[str, ...]], ...] = ()  # (pile, cards in it, their faces: () when face down to this seat)
     marks: tuple[tuple[str, int], ...] = ()  # the named counters its skills keep, above 0
+    shown: tuple[bool, ...] = ()  # 國戰: which general cards lie face up (one's own face-down ones are named)
 
 
 class SeatView:
@@ -77,7 +78,7 @@ class SeatView:
                         len(p.hand), tuple(c.label() for c in p.equips.values()),
                         tuple(self._game.turn.face(c) for c in p.judge), self._game.mode.visible_generals(self.seat, p),
                         p.hero_key, p.kingdom, p.chained, p.turned, self._piles(p),
-                        tuple((name, n) for name, n in p.marks.items() if n))
+                        tuple((name, n) for name, n in p.marks.items() if n), self._game.mode.generals_shown(p))
 
     def _piles(self, p: Player) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
         """Its piles: a public pile's faces for all, a private one's to its owner only (a count to others)."""

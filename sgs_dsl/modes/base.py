@@ -223,6 +223,10 @@ class Mode:
         """The general cards seat `viewer` may see of the player ("" for a face-down one)."""
         return ()
 
+    def generals_shown(self, player: Player) -> tuple[bool, ...]:
+        """Which of the player's general cards lie face up (public: everyone sees them turned)."""
+        return ()
+
     def visible_side(self, viewer: int, player: Player) -> str | None:
         """What seat `viewer` knows of the player's side (role, kingdom); None: unknown."""
         return player.role or None

@@ -518,6 +518,10 @@ class HegemonyMode(Mode):
         return tuple(g.name if shown or player.seat == viewer else ""
                      for g, shown in zip(seat.cards, seat.shown, strict=True))
 
+    def generals_shown(self, player: Player) -> tuple[bool, ...]:
+        seat = self.generals.get(player.seat)
+        return tuple(seat.shown) if seat is not None else ()
+
     def dealt_sides(self, game: Game) -> dict[str, int] | None:
         return None  # how many of each kingdom sit at the table shows only as generals are shown
 

@@ -38,7 +38,7 @@ def full_table(views: list[SeatView]) -> dict[str, Any]:
 
 def _player(view: SeatView, p: SeatInfo, me: int, seated: bool) -> dict[str, Any]:
     near = seated and p.alive and view.alive(me) and p.seat != me
-    return {"seat": p.seat, "name": p.name, "hero": p.hero_key, "generals": list(p.generals),
+    return {"seat": p.seat, "name": p.name, "hero": p.hero_key, "generals": list(p.generals), "shown": list(p.shown),
             "kingdom": p.kingdom, "side": p.role, "gender": p.gender, "hp": p.hp, "max_hp": p.max_hp,
             "alive": p.alive, "hand_count": p.hand_count, "equips": list(p.equips), "judge": list(p.judge),
             "chained": p.chained, "turned": p.turned,

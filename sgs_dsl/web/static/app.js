@@ -77,11 +77,16 @@ function hpPips(p) {
   return `<span class="hp" title="體力 ${p.hp}/${p.max_hp}">${pips}<small>${p.hp}/${p.max_hp}</small></span>`;
 }
 
-// A seat's hero: a hero's name, or the 國戰 generals (a "" general is face down: a card back).
+// A seat's hero: a hero's name, or the 國戰 generals (a "" general is face down: a card back;
+// one's own face-down general is named, dimmed: the others do not see it).
 function heroHTML(p) {
   if (p.generals && p.generals.length) {
-    return p.generals.map((g) => (g ? `<span class="hero" data-hero="${esc(g)}">${esc(g)}</span>`
-                                     : `<span class="back" title="face down">暗</span>`)).join("");
+    return p.generals.map((g, i) => {
+      if (!g) return `<span class="back" title="face down">暗</span>`;
+      const hidden = p.shown && p.shown.length && !p.shown[i];
+      return `<span class="hero${hidden ? " unshown" : ""}" data-hero="${esc(g)}"`
+        + `${hidden ? ' title="face down: only you see it"' : ""}>${esc(g)}</span>`;
+    }).join("");
   }
   if (!p.name) return `<span class="back" title="no hero yet">？</span>`;
   return `<span class="hero" data-hero="${esc(p.hero || p.name)}">${esc(p.name)}</span>`;
