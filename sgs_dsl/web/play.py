@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine.decisions import Request
+from ..engine.parts import DEFAULT_PARTS, Parts
 from ..engine.view import SeatView
 from ..sessions import Session, SessionEnded, agent_factory
 from .tableview import question, seat_table
@@ -39,11 +40,14 @@ class BrowserAgent:
 
 class PlayGame:
     """One game with a person at `session.seat`. What the page is sent goes, in order, to `send`
-    (by default into `messages`); `answer` gives the person's answer to the question now asked."""
+    (by default into `messages`); `answer` gives the person's answer to the question now asked.
+    `parts`: what the game is built from (engine/parts.py; a test watches the game through them)."""
 
-    def __init__(self, library: Any, session: Session, send: Callable[[dict[str, Any]], None] | None = None) -> None:
+    def __init__(self, library: Any, session: Session, send: Callable[[dict[str, Any]], None] | None = None,
+                 parts: Parts = DEFAULT_PARTS) -> None:
         self.library = library
         self.session = session
+        self.parts = parts
         self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
         self.send = send or self.messages.put  # called from the game's thread
         self._answers: queue.Queue[int] = queue.Queue()
@@ -65,7 +69,7 @@ class PlayGame:
 
         s = self.session
         try:
-            game = setup(self.library, s.ruleset, s.players, s.seed, log=True,
+            game = setup(self.library, s.ruleset, s.players, s.seed, log=True, parts=self.parts,
                          agent_factory=agent_factory(s, self.agent), placed=dict(s.placed) or None)
             result = run(game, turn_cap(self.library, s.ruleset, s.max_turns))
         except (Left, SessionEnded):

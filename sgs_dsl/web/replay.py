@@ -16,7 +16,7 @@ import attrs
 
 from ..engine.decisions import Option
 from ..engine.kernel import Game
-from ..engine.parts import DEFAULT_PARTS
+from ..engine.parts import DEFAULT_PARTS, Parts
 from ..engine.view import SeatView
 from ..sessions import AnswersAgent, Session, SessionEnded, agent_factory
 from .tableview import full_table, seat_table
@@ -85,10 +85,10 @@ class Watch:
             raise _Stop
 
 
-def watched_game(watch: Watch) -> type[Game]:
-    """The kernel's Game, reporting its lines and questions to `watch`."""
+def watched_game(watch: Watch, base: type[Game] = Game) -> type[Game]:
+    """The kernel's Game (or `base`, a subclass of it), reporting its lines and questions to `watch`."""
 
-    class WatchedGame(Game):
+    class WatchedGame(base):  # type: ignore[valid-type, misc]  # a class given at run time
         def __init__(self, *args: Any) -> None:
             super().__init__(*args)
             watch.began(self)
@@ -111,13 +111,14 @@ def watched_game(watch: Watch) -> type[Game]:
     return WatchedGame
 
 
-def play_session(library: Any, session: Session, watch: Watch) -> Any:
+def play_session(library: Any, session: Session, watch: Watch, base: Parts = DEFAULT_PARTS) -> Any:
     """Play a session's game (its person's answers given back from the file) under `watch`;
-    the GameResult, or None when it stopped at the step asked for or where the answers end."""
+    the GameResult, or None when it stopped at the step asked for or where the answers end.
+    `base`: the parts the game is built from (a test watches the game through them)."""
     from ..game import run, setup, turn_cap
 
     person = AnswersAgent(session.answers)
-    parts = attrs.evolve(DEFAULT_PARTS, game=watched_game(watch))
+    parts = attrs.evolve(base, game=watched_game(watch, base.game or Game))
     try:
         game = setup(library, session.ruleset, session.players, session.seed, log=True, parts=parts,
                      agent_factory=agent_factory(session, person), placed=dict(session.placed) or None)
