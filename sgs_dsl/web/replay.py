@@ -99,7 +99,7 @@ def watched_game(watch: Watch, base: type[Game] = Game) -> type[Game]:
 
         def ask(self, player: Any, kind: str, prompt: str, options: list[Option], asker: str | None = None,
                 for_seat: int | None = None, legal: Callable[[Option], bool] | None = None) -> Option:
-            chosen = super().ask(player, kind, prompt, options, asker, for_seat, legal)
+            chosen: Option = super().ask(player, kind, prompt, options, asker, for_seat, legal)
             index = next(i for i, o in enumerate(options) if o is chosen)
             watch.answers.append((index, chosen.label))
             shown = self.shown_name(self.asker if asker is None else asker)
