@@ -132,11 +132,13 @@ def _agents(value: Any, players: int) -> AgentSpec:
     data = {"all": value} if isinstance(value, str) else value
     if not isinstance(data, dict):
         raise Refused("agents: give an agent's name")
-    names = [data.get("all", "heuristic"), *dict(data.get("seats") or {}).values()]
-    for name in names:
+    given = data.get("seats") or {}
+    if not isinstance(given, dict):
+        raise Refused('agents: give the seats\' agents as {"seats": {"2": NAME}}')
+    for name in [data.get("all", "heuristic"), *given.values()]:
         if name not in AGENT_NAMES:
             raise Refused(f"unknown agent {name!r}; the agents are {', '.join(AGENT_NAMES)}")
-    seats = tuple(sorted((_int({"seat": k}, "seat", None) - 1, str(v)) for k, v in dict(data.get("seats") or {}).items()))
+    seats = tuple(sorted((_int({"seat": k}, "seat", None) - 1, str(v)) for k, v in given.items()))
     if any(not 0 <= s < players for s, _ in seats):
         raise Refused(f"agents: seats are numbered 1 to {players}")
     return AgentSpec(str(data.get("all", "heuristic")), (), seats)
@@ -159,7 +161,8 @@ def _session(text: str, source: str) -> Session:
         line = json.loads(text.strip().splitlines()[0])
         seats = line["seats"]
         agents = AgentSpec("random", (), tuple((int(s["seat"]) - 1, str(s["agent"])) for s in seats if s.get("agent")))
-        return Session(str(line["ruleset"]), int(line["players"]), int(line["seed"]), -1, agents)
+        turns = int(line["turns"]) if line.get("capped") else MAX_TURNS  # a capped game stops where it did
+        return Session(str(line["ruleset"]), int(line["players"]), int(line["seed"]), -1, agents, max_turns=turns)
     except SessionError as error:
         raise Refused(f"the session file: {error}") from None
     except (ValueError, KeyError, TypeError, IndexError) as error:
@@ -171,7 +174,7 @@ def _viewer(request: Request, replay: Replay) -> int | None:
     if view == "full":
         return None
     seat = _int({"view": view}, "view", None)
-    if not 1 <= seat <= replay.players:
+    if seat is None or not 1 <= seat <= replay.players:
         raise Refused(f"view: full, or a seat from 1 to {replay.players}")
     return int(seat) - 1
 
@@ -234,13 +237,15 @@ def make_app(library: Any, ruleset: str, ruling_paths: Sequence[Path] = ()) -> S
     async def play(socket: WebSocket) -> None:
         await socket.accept()
         try:
-            start = await socket.receive_json()
-            session = app_state.table(start if isinstance(start, dict) else {}, person=True)
+            start = await _received(socket)
+            if not isinstance(start, dict):
+                raise Refused("send the table first: {ruleset, players, seat, seed, agents}")
+            session = app_state.table(start, person=True)
         except Refused as why:
             await socket.send_json({"type": "refused", "why": str(why)})
             await socket.close()
             return
-        except (WebSocketDisconnect, ValueError):
+        except WebSocketDisconnect:
             return
         loop = asyncio.get_running_loop()
         outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -250,7 +255,7 @@ def make_app(library: Any, ruleset: str, ruling_paths: Sequence[Path] = ()) -> S
         pump = asyncio.create_task(_pump(socket, game, outbox))
         try:
             while True:
-                message = await socket.receive_json()
+                message = await _received(socket)
                 if not isinstance(message, dict) or message.get("type") != "answer":
                     await socket.send_json({"type": "refused", "why": "send {type: answer, question, index}"})
                     continue
@@ -272,6 +277,18 @@ def make_app(library: Any, ruleset: str, ruling_paths: Sequence[Path] = ()) -> S
     app = Starlette(routes=routes)
     app.state.sgs = app_state
     return app
+
+
+async def _received(socket: WebSocket) -> Any:
+    """The next message's JSON; None for one that is not JSON text (refused, and the game goes
+    on: a page's bad message never ends its game)."""
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    try:
+        return json.loads(message.get("text"))
+    except (TypeError, ValueError):
+        return None
 
 
 async def _pump(socket: WebSocket, game: PlayGame, outbox: asyncio.Queue[dict[str, Any]]) -> None:
