@@ -18,7 +18,7 @@ from ..engine.decisions import Option
 from ..engine.kernel import Game
 from ..engine.parts import DEFAULT_PARTS, Parts
 from ..engine.view import SeatView
-from ..sessions import AnswersAgent, Session, SessionEnded, agent_factory
+from ..sessions import AnswerMisfit, AnswersAgent, Session, SessionEnded, agent_factory, misfit
 from .tableview import full_table, seat_table
 
 
@@ -125,6 +125,8 @@ def play_session(library: Any, session: Session, watch: Watch, base: Parts = DEF
         return run(game, turn_cap(library, session.ruleset, session.max_turns))
     except (_Stop, SessionEnded):
         return None
+    except AnswerMisfit as error:
+        raise misfit(error) from None
 
 
 def moment(game: Game, viewer: int | None) -> dict[str, Any]:

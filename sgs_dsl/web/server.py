@@ -86,8 +86,7 @@ class App:
             title = f"{session.ruleset}, {session.players} players, seed {session.seed}"
         elif source in ("session", "record"):
             session = _session(_text(data), source)
-            if session.ruleset not in self.library.rulesets:
-                raise Refused(f"the {source} is of ruleset {session.ruleset!r}, which this library does not have")
+            self._check(session, source)
             title = f"{session.ruleset}, {session.players} players, seed {session.seed}"
         elif source in ("ruling", "ruling-file"):
             text, path = ((_text(data), "<uploaded>") if source == "ruling" else self.rulings.read(data.get("file")))
@@ -96,8 +95,23 @@ class App:
         else:
             raise Refused("source: give seed, session, record, ruling or ruling-file")
         library = self.library
-        replay = Replay(lambda watch: play_session(library, session, watch), session.players).record()
+        try:
+            replay = Replay(lambda watch: play_session(library, session, watch), session.players).record()
+        except SessionError as error:
+            raise Refused(f"the {source}: {error}") from None
         return self._keep(replay), replay, title
+
+    def _check(self, session: Session, source: str) -> None:
+        """A table a session or record names: one this library seats."""
+        from ..modes import make_mode
+
+        rules = self.library.rulesets.get(session.ruleset)
+        if rules is None:
+            raise Refused(f"the {source} is of ruleset {session.ruleset!r}, which this library does not have")
+        try:
+            make_mode(rules).check_players(session.players)
+        except ValueError as error:
+            raise Refused(f"the {source}: {error}") from None
 
     def _keep(self, replay: Replay) -> str:
         key = secrets.token_urlsafe(12)
