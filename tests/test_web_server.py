@@ -96,6 +96,7 @@ def forged(question: dict[str, Any]) -> list[Any]:
             {"type": "answer", "question": number + 1, "index": 0},
             {"type": "answer", "question": str(number), "index": 0},
             {"type": "answer", "question": True, "index": 0},  # True == 1: a bool is no question number
+            {"type": "answer", "question": float(number), "index": 0},
             {"type": "answer", "question": number, "index": True},
             {"type": "answer", "question": number, "index": "0"},
             {"type": "answer", "question": number, "index": 0.0},
@@ -137,6 +138,18 @@ def test_an_answer_when_nothing_is_asked_is_refused() -> None:
     game.leave()
     game.thread.join(JOIN)
     assert not game.thread.is_alive()
+
+
+def test_a_game_nobody_is_asked_in_stops_when_left() -> None:
+    """The person's seat may never be asked again (dead): leaving still ends the game thread."""
+    from sgs_dsl.agents.registry import AgentSpec
+    from sgs_dsl.sessions import Session
+    from sgs_dsl.web.play import PlayGame
+
+    game = PlayGame(LIBRARY, Session("standard", 8, 4, -1, AgentSpec("heuristic"), max_turns=600)).start()
+    game.leave()
+    game.thread.join(JOIN)
+    assert not game.thread.is_alive() and game.messages.get_nowait() == {"type": "left"}
 
 
 @pytest.mark.parametrize(("table", "why"), [
