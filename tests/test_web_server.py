@@ -31,6 +31,8 @@ RULING_FILE = RULINGS / "basic_cards.ruling"
 SERVER_PY = (Path(__file__).parents[1] / "sgs_dsl" / "web" / "server.py").read_text(encoding="utf-8")
 MAX_TURNS = 8  # short games: every message and answer still goes over the socket
 JOIN = 30  # seconds a game thread has to end
+SESSION = {"format": "sgs-session", "version": 1, "ruleset": "standard", "players": 4, "seed": 1, "seat": 1,
+           "agents": {"all": "random"}, "answers": []}  # a saved game, no answer given yet
 
 
 @pytest.fixture(scope="module")
@@ -168,6 +170,8 @@ def test_a_game_nobody_is_asked_in_stops_when_left() -> None:
     ({"agents": {"seats": {"9": "random"}}}, "seats"),
     ({"agents": {"seats": 5}}, "agents"),
     ({"agents": ["random"]}, "agents"),
+    ({"max_turns": 0}, "max_turns"),
+    ({"max_turns": "many"}, "max_turns"),
 ])
 def test_a_bad_table_is_refused_with_a_reason(client: TestClient, table: dict[str, Any], why: str) -> None:
     with client.websocket_connect("/ws/play") as socket:
@@ -269,8 +273,7 @@ def test_a_session_whose_answer_does_not_fit_is_refused(client: TestClient, whic
 
 def test_run_answers_with_a_seed_is_a_usage_error(tmp_path: Path) -> None:
     saved = tmp_path / "game.json"
-    saved.write_text(json.dumps({"format": "sgs-session", "version": 1, "ruleset": "standard", "players": 4,
-                                 "seed": 1, "seat": 1, "agents": {"all": "random"}, "answers": []}), encoding="utf-8")
+    saved.write_text(json.dumps(SESSION), encoding="utf-8")
     result = CliRunner().invoke(main, ["run", "--answers", str(saved), "--seed", "3"])
     assert result.exit_code == 2 and "--answers" in result.output, result.output
 
@@ -357,9 +360,12 @@ def test_an_unknown_replay_is_refused(client: TestClient) -> None:
     ({"source": "record", "text": "not json"}, "--records"),
     ({"source": "record", "text": '{"ruleset": "nope", "players": 4, "seed": 1, "seats": []}'}, "nope"),
     ({"source": "record", "text": '{"ruleset": "standard", "players": 99, "seed": 1, "seats": []}'}, "99"),
-    ({"source": "session", "text": json.dumps({"format": "sgs-session", "version": 1, "ruleset": "standard",
-                                               "players": 1, "seed": 1, "seat": 1, "agents": {}, "answers": []})},
-     "players"),
+    ({"source": "record", "text": '{"ruleset": "standard", "players": 4, "seed": 1, "seats": '
+                                  '[{"seat": 2, "agent": "alien"}]}'}, "unknown agent"),
+    ({"source": "session", "text": json.dumps({**SESSION, "agents": {"all": "alien"}})}, "unknown agent"),
+    ({"source": "session", "text": json.dumps({**SESSION, "heroes": {"1": "nobody"}})}, "nobody"),
+    ({"source": "session", "text": json.dumps({**SESSION, "ruleset": "basic", "heroes": {"1": "nobody"}})}, "hero"),
+    ({"source": "session", "text": json.dumps({**SESSION, "players": 1})}, "players"),
     ({"source": "ruling", "text": "ruling {"}, ""),
     ({"source": "ruling", "text": RULING_FILE.read_text(encoding="utf-8"), "title": "no such"}, "no ruling titled"),
 ])

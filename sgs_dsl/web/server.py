@@ -74,8 +74,10 @@ class App:
         seed = _int(data, "seed", default=None)
         if seed is None:
             seed = secrets.randbelow(2**31)
-        return Session(name, players, seed, seat, _agents(data.get("agents"), players),
-                       max_turns=min(_int(data, "max_turns", default=MAX_TURNS), MAX_TURNS))
+        turns = _int(data, "max_turns", default=MAX_TURNS)
+        if turns < 1:
+            raise Refused("max_turns: give 1 turn or more")
+        return Session(name, players, seed, seat, _agents(data.get("agents"), players), max_turns=min(turns, MAX_TURNS))
 
     # ------------------------------------------------------------ replays
     def open_replay(self, data: dict[str, Any]) -> tuple[str, Replay, str]:
@@ -97,7 +99,7 @@ class App:
         library = self.library
         try:
             replay = Replay(lambda watch: play_session(library, session, watch), session.players).record()
-        except SessionError as error:
+        except (SessionError, ValueError) as error:  # an answer that fits no question; a table setup refuses
             raise Refused(f"the {source}: {error}") from None
         return self._keep(replay), replay, title
 
