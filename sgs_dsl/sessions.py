@@ -88,7 +88,8 @@ def _field(data: dict[str, Any], key: str, kind: type) -> Any:
 
 class AnswersAgent:
     """Gives a session's answers back, in order, each checked against the question it answers
-    (the label at that index); then asks `then` (None: the session ends, SessionError)."""
+    (the label at that index: AnswerMisfit when it is not); then asks `then` (None: the session
+    ends, SessionEnded)."""
 
     def __init__(self, answers: Sequence[tuple[int, str]], then: Agent | None = None) -> None:
         self.answers = list(answers)
@@ -103,7 +104,7 @@ class AnswersAgent:
         index, label = self.answers[self.given]
         labels = request.labels()
         if not 0 <= index < len(labels) or labels[index] != label:
-            raise SessionError(f"answer {self.given + 1} ({index + 1}: {label}) does not fit the question asked: "
+            raise AnswerMisfit(f"answer {self.given + 1} ({index + 1}: {label}) does not fit the question asked: "
                                f"{request.prompt} (options: {'／'.join(labels)})")
         self.given += 1
         return index
@@ -136,6 +137,16 @@ class SessionEnded(BaseException):
         self.given = given
 
 
+class AnswerMisfit(BaseException):
+    """An answer that does not fit the question it meets: raised through the game (a
+    BaseException, so the game's catch-all for engine bugs does not report it as one, with a
+    traceback), then reported as the SessionError it is (`misfit`)."""
+
+
+def misfit(error: AnswerMisfit) -> SessionError:
+    return SessionError(str(error))
+
+
 def agent_factory(session: Session, person: Agent) -> Callable[[Any, int], Agent]:
     """The seats' agents as `setup` makes them (game.AgentFactory): `person` at the session's
     seat, the session's agents elsewhere, each seeded by the game as `sgs run` seeds them."""
@@ -163,4 +174,6 @@ def play_again(library: Any, session: Session) -> tuple[list[str], Any]:
         result = run(game, turn_cap(library, session.ruleset, session.max_turns))
     except SessionEnded:
         return list(lines), None
+    except AnswerMisfit as error:
+        raise misfit(error) from None
     return result.log, result

@@ -13,7 +13,15 @@ from sgs_dsl.cli import AGENT_CHOICES, main
 from sgs_dsl.compiler.library import load_library
 from sgs_dsl.engine.decisions import Option, Request
 from sgs_dsl.game import play_game
-from sgs_dsl.sessions import AnswersAgent, Session, SessionEnded, SessionError, loads, play_again
+from sgs_dsl.sessions import (
+    AnswerMisfit,
+    AnswersAgent,
+    Session,
+    SessionEnded,
+    SessionError,
+    loads,
+    play_again,
+)
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +55,7 @@ def test_an_answer_that_does_not_fit_its_question_stops_the_replay():
     request = Request(0, "play", "出牌階段：選擇要使用的牌", (Option("【殺】♠7"), Option("結束出牌")))
     agent = AnswersAgent([(1, "結束出牌"), (0, "【桃】♥3")])
     assert agent.choose(request, None) == 1
-    with pytest.raises(SessionError, match="does not fit the question asked"):
+    with pytest.raises(AnswerMisfit, match="does not fit the question asked"):
         agent.choose(request, None)
     with pytest.raises(SessionEnded):
         AnswersAgent([]).choose(request, None)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine.decisions import Request
+from ..engine.parts import DEFAULT_PARTS, Parts
 from ..engine.view import SeatView
 from ..sessions import Session, SessionEnded, agent_factory
 from .tableview import question, seat_table
@@ -39,11 +40,14 @@ class BrowserAgent:
 
 class PlayGame:
     """One game with a person at `session.seat`. What the page is sent goes, in order, to `send`
-    (by default into `messages`); `answer` gives the person's answer to the question now asked."""
+    (by default into `messages`); `answer` gives the person's answer to the question now asked.
+    `parts`: what the game is built from (engine/parts.py; a test watches the game through them)."""
 
-    def __init__(self, library: Any, session: Session, send: Callable[[dict[str, Any]], None] | None = None) -> None:
+    def __init__(self, library: Any, session: Session, send: Callable[[dict[str, Any]], None] | None = None,
+                 parts: Parts = DEFAULT_PARTS) -> None:
         self.library = library
         self.session = session
+        self.parts = parts
         self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
         self.send = send or self.messages.put  # called from the game's thread
         self._answers: queue.Queue[int] = queue.Queue()
@@ -53,6 +57,8 @@ class PlayGame:
         self.agent = BrowserAgent(self)
         self.log: list[str] = []  # the whole log, once the game is over
         self.over = False
+        self.game: Any = None  # the game, once set up
+        self.left = False
         self.thread = threading.Thread(target=self._play, name=f"sgs-game-{session.seed}", daemon=True)
 
     def start(self) -> PlayGame:
@@ -65,14 +71,20 @@ class PlayGame:
 
         s = self.session
         try:
-            game = setup(self.library, s.ruleset, s.players, s.seed, log=True,
+            game = setup(self.library, s.ruleset, s.players, s.seed, log=True, parts=self.parts,
                          agent_factory=agent_factory(s, self.agent), placed=dict(s.placed) or None)
+            self.game = game
+            if self.left:
+                self._stop(game)
             result = run(game, turn_cap(self.library, s.ruleset, s.max_turns))
         except (Left, SessionEnded):
             self.send({"type": "left"})
             return
         except Exception as error:  # a table that cannot be set up (a rules error in the opening)
             self.send({"type": "error", "error": str(error)})
+            return
+        if self.left:  # stopped at the time limit `leave` set
+            self.send({"type": "left"})
             return
         self.log = list(result.log)
         self.over = True
@@ -108,7 +120,7 @@ class PlayGame:
             if self.asked is None:
                 return "no question is awaiting an answer"
             asked, request = self.asked
-            if number != asked or isinstance(number, bool):
+            if type(number) is not int or number != asked:  # not True, nor 1.0, for question 1
                 return f"question {number!r} is not the one asked now ({asked})"
             if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(request.options):
                 return (f"{index!r} is not an option of question {asked}: "
@@ -118,5 +130,13 @@ class PlayGame:
         return ""
 
     def leave(self) -> None:
-        """The page went away: the game stops at its next question to the person."""
+        """The page went away: the game stops at its next question to the person, or at its
+        next action (the person's seat may never be asked again: dead, or no seat at all)."""
+        self.left = True
         self._answers.put(LEAVE)
+        if self.game is not None:
+            self._stop(self.game)
+
+    @staticmethod
+    def _stop(game: Any) -> None:
+        game.budget.limit_time(0)  # the computer seats play on no longer: no one watches

@@ -16,10 +16,10 @@ import attrs
 
 from ..engine.decisions import Option
 from ..engine.kernel import Game
-from ..engine.parts import DEFAULT_PARTS
+from ..engine.parts import DEFAULT_PARTS, Parts
 from ..engine.turn import Turn
 from ..engine.view import SeatView
-from ..sessions import AnswersAgent, Session, SessionEnded, agent_factory
+from ..sessions import AnswerMisfit, AnswersAgent, Session, SessionEnded, agent_factory, misfit
 from .tableview import full_table, seat_table
 
 
@@ -95,10 +95,10 @@ class Watch:
             raise _Stop
 
 
-def watched_game(watch: Watch) -> type[Game]:
-    """The kernel's Game, reporting its lines and questions to `watch`."""
+def watched_game(watch: Watch, base: type[Game] = Game) -> type[Game]:
+    """The kernel's Game (or `base`, a subclass of it), reporting its lines and questions to `watch`."""
 
-    class WatchedGame(Game):
+    class WatchedGame(base):  # type: ignore[valid-type, misc]  # a class given at run time
         def __init__(self, *args: Any) -> None:
             super().__init__(*args)
             watch.began(self)
@@ -110,7 +110,7 @@ def watched_game(watch: Watch) -> type[Game]:
 
         def ask(self, player: Any, kind: str, prompt: str, options: list[Option], asker: str | None = None,
                 for_seat: int | None = None, legal: Callable[[Option], bool] | None = None) -> Option:
-            chosen = super().ask(player, kind, prompt, options, asker, for_seat, legal)
+            chosen: Option = super().ask(player, kind, prompt, options, asker, for_seat, legal)
             if self is not watch.game:
                 return chosen
             index = next(i for i, o in enumerate(options) if o is chosen)
@@ -125,10 +125,10 @@ def watched_game(watch: Watch) -> type[Game]:
     return WatchedGame
 
 
-def watched_turn(watch: Watch) -> type[Turn]:
-    """The turn process, telling `watch` whether a turn is being played, and whether an extra one."""
+def watched_turn(watch: Watch, base: type[Turn] = Turn) -> type[Turn]:
+    """The turn process (`base`), telling `watch` whether a turn is being played, and whether an extra one."""
 
-    class WatchedTurn(Turn):
+    class WatchedTurn(base):  # type: ignore[valid-type,misc]
         def play_turn(self, player: Any, start: str | None = None, extra: bool = False) -> None:
             if self.game is not watch.game:  # a copy played forward
                 super().play_turn(player, start, extra)
@@ -143,20 +143,23 @@ def watched_turn(watch: Watch) -> type[Turn]:
     return WatchedTurn
 
 
-def play_session(library: Any, session: Session, watch: Watch) -> Any:
+def play_session(library: Any, session: Session, watch: Watch, base: Parts = DEFAULT_PARTS) -> Any:
     """Play a session's game (its person's answers given back from the file) under `watch`;
-    the GameResult, or None when it stopped at the step asked for or where the answers end."""
+    the GameResult, or None when it stopped at the step asked for or where the answers end.
+    `base`: the parts the game is built from (a test watches the game through them)."""
     from ..game import run, setup, turn_cap
 
     person = AnswersAgent(session.answers)
     watch.about = f"{session.ruleset}, {session.players} players, seed {session.seed}"
-    parts = attrs.evolve(DEFAULT_PARTS, game=watched_game(watch), turn=watched_turn(watch))
+    parts = attrs.evolve(base, game=watched_game(watch, base.game or Game), turn=watched_turn(watch, base.turn))
     try:
         game = setup(library, session.ruleset, session.players, session.seed, log=True, parts=parts,
                      agent_factory=agent_factory(session, person), placed=dict(session.placed) or None)
         return run(game, turn_cap(library, session.ruleset, session.max_turns))
     except (_Stop, SessionEnded):
         return None
+    except AnswerMisfit as error:
+        raise misfit(error) from None
 
 
 def moment(game: Game, viewer: int | None) -> dict[str, Any]:

@@ -74,8 +74,10 @@ class App:
         seed = _int(data, "seed", default=None)
         if seed is None:
             seed = secrets.randbelow(2**31)
-        return Session(name, players, seed, seat, _agents(data.get("agents"), players),
-                       max_turns=min(_int(data, "max_turns", default=MAX_TURNS), MAX_TURNS))
+        turns = _int(data, "max_turns", default=MAX_TURNS)
+        if turns < 1:
+            raise Refused("max_turns: give 1 turn or more")
+        return Session(name, players, seed, seat, _agents(data.get("agents"), players), max_turns=min(turns, MAX_TURNS))
 
     # ------------------------------------------------------------ replays
     def open_replay(self, data: dict[str, Any]) -> tuple[str, Replay, str]:
@@ -86,8 +88,7 @@ class App:
             title = f"{session.ruleset}, {session.players} players, seed {session.seed}"
         elif source in ("session", "record"):
             session = _session(_text(data), source)
-            if session.ruleset not in self.library.rulesets:
-                raise Refused(f"the {source} is of ruleset {session.ruleset!r}, which this library does not have")
+            self._check(session, source)
             title = f"{session.ruleset}, {session.players} players, seed {session.seed}"
         elif source in ("ruling", "ruling-file"):
             text, path = ((_text(data), "<uploaded>") if source == "ruling" else self.rulings.read(data.get("file")))
@@ -96,10 +97,25 @@ class App:
         else:
             raise Refused("source: give seed, session, record, ruling or ruling-file")
         library = self.library
-        replay = Replay(lambda watch: play_session(library, session, watch), session.players).record()
+        try:
+            replay = Replay(lambda watch: play_session(library, session, watch), session.players).record()
+        except (SessionError, ValueError) as error:  # an answer that fits no question; a table setup refuses
+            raise Refused(f"the {source}: {error}") from None
         if source == "record":
             _same_game(replay, json.loads(_text(data).strip().splitlines()[0]))
         return self._keep(replay), replay, title
+
+    def _check(self, session: Session, source: str) -> None:
+        """A table a session or record names: one this library seats."""
+        from ..modes import make_mode
+
+        rules = self.library.rulesets.get(session.ruleset)
+        if rules is None:
+            raise Refused(f"the {source} is of ruleset {session.ruleset!r}, which this library does not have")
+        try:
+            make_mode(rules).check_players(session.players)
+        except ValueError as error:
+            raise Refused(f"the {source}: {error}") from None
 
     def _keep(self, replay: Replay) -> str:
         key = secrets.token_urlsafe(12)
@@ -134,11 +150,13 @@ def _agents(value: Any, players: int) -> AgentSpec:
     data = {"all": value} if isinstance(value, str) else value
     if not isinstance(data, dict):
         raise Refused("agents: give an agent's name")
-    names = [data.get("all", "heuristic"), *dict(data.get("seats") or {}).values()]
-    for name in names:
+    given = data.get("seats") or {}
+    if not isinstance(given, dict):
+        raise Refused('agents: give the seats\' agents as {"seats": {"2": NAME}}')
+    for name in [data.get("all", "heuristic"), *given.values()]:
         if name not in AGENT_NAMES:
             raise Refused(f"unknown agent {name!r}; the agents are {', '.join(AGENT_NAMES)}")
-    seats = tuple(sorted((_int({"seat": k}, "seat", None) - 1, str(v)) for k, v in dict(data.get("seats") or {}).items()))
+    seats = tuple(sorted((_int({"seat": k}, "seat", None) - 1, str(v)) for k, v in given.items()))
     if any(not 0 <= s < players for s, _ in seats):
         raise Refused(f"agents: seats are numbered 1 to {players}")
     return AgentSpec(str(data.get("all", "heuristic")), (), seats)
@@ -161,7 +179,8 @@ def _session(text: str, source: str) -> Session:
         line = json.loads(text.strip().splitlines()[0])
         seats = line["seats"]
         agents = AgentSpec("random", (), tuple((int(s["seat"]) - 1, str(s["agent"])) for s in seats if s.get("agent")))
-        return Session(str(line["ruleset"]), int(line["players"]), int(line["seed"]), -1, agents)
+        turns = int(line["turns"]) if line.get("capped") else MAX_TURNS  # a capped game stops where it did
+        return Session(str(line["ruleset"]), int(line["players"]), int(line["seed"]), -1, agents, max_turns=turns)
     except SessionError as error:
         raise Refused(f"the session file: {error}") from None
     except (ValueError, KeyError, TypeError, IndexError) as error:
@@ -185,7 +204,7 @@ def _viewer(request: Request, replay: Replay) -> int | None:
     if view == "full":
         return None
     seat = _int({"view": view}, "view", None)
-    if not 1 <= seat <= replay.players:
+    if seat is None or not 1 <= seat <= replay.players:
         raise Refused(f"view: full, or a seat from 1 to {replay.players}")
     return int(seat) - 1
 
@@ -252,13 +271,15 @@ def make_app(library: Any, ruleset: str, ruling_paths: Sequence[Path] = ()) -> S
     async def play(socket: WebSocket) -> None:
         await socket.accept()
         try:
-            start = await socket.receive_json()
-            session = app_state.table(start if isinstance(start, dict) else {}, person=True)
+            start = await _received(socket)
+            if not isinstance(start, dict):
+                raise Refused("send the table first: {ruleset, players, seat, seed, agents}")
+            session = app_state.table(start, person=True)
         except Refused as bad_start:
             await socket.send_json({"type": "refused", "why": str(bad_start)})
             await socket.close()
             return
-        except (WebSocketDisconnect, ValueError):
+        except WebSocketDisconnect:
             return
         loop = asyncio.get_running_loop()
         outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -271,7 +292,7 @@ def make_app(library: Any, ruleset: str, ruling_paths: Sequence[Path] = ()) -> S
         pump = asyncio.create_task(_pump(socket, game, outbox))
         try:
             while True:
-                message = await socket.receive_json()
+                message = await _received(socket)
                 if not isinstance(message, dict) or message.get("type") != "answer":
                     await socket.send_json({"type": "refused", "why": "send {type: answer, question, index}"})
                     continue
@@ -293,6 +314,21 @@ def make_app(library: Any, ruleset: str, ruling_paths: Sequence[Path] = ()) -> S
     app = Starlette(routes=routes)
     app.state.sgs = app_state
     return app
+
+
+async def _received(socket: WebSocket) -> Any:
+    """The next message's JSON; None for one that is not JSON text (refused, and the game goes
+    on: a page's bad message never ends its game)."""
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if not isinstance(text, str):  # a binary frame
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 async def _pump(socket: WebSocket, game: PlayGame, outbox: asyncio.Queue[dict[str, Any]]) -> None:
