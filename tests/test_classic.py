@@ -4,6 +4,7 @@ printing's definition), the identity mode's `roles alternative`, and the ruleset
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -61,8 +62,13 @@ def test_classic_deals_the_old_card_with_the_same_faces() -> None:
 
 def test_sgs_rulesets_describes_classic() -> None:
     result = CliRunner().invoke(main, ["rulesets"])
-    line = next(line for line in result.output.splitlines() if " classic " in line)
-    assert "roles alternative" in line and "樂不思蜀不能對主公使用" in line and "seed 004" in line
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if " classic " in line)
+    rest = lines[at + 1:]
+    end = next((i for i, line in enumerate(rest) if re.match(r"^[* ]  \S", line)), len(rest))
+    row = " ".join(x.strip() for x in [lines[at], *rest[:end]])  # the row with its wrapped cells and title
+    assert re.search(r"roles .*alternative", row)  # the mode options cell, wrapped in its column
+    assert "樂不思蜀不能對主公使用" in row.replace(" ", "") and "seed 004" in row
 
 
 def test_an_unknown_variant_is_a_located_error(tmp_path: Path) -> None:
