@@ -29,7 +29,7 @@ from sgs_dsl.files import (
     write_atomic,
 )
 from sgs_dsl.scripts import DEFAULT as DEFAULT_SCRIPT
-from sgs_dsl.scripts import SCRIPTS, ScriptStream, to_script
+from sgs_dsl.scripts import SCRIPTS, ScriptStream, data_in_script, to_script
 from sgs_dsl.tables import format_table
 from sgs_dsl.textsafe import printable
 
@@ -1093,7 +1093,7 @@ def _compare_runs(paths: tuple[Path, Path], out: Path | None) -> None:
     if out is not None:
         _make_folder(out)
         _write_report(out / "compare.json", _json(result) + "\n")
-        _write_report(out / "compare.html", render_comparison(result))
+        _write_report(out / "compare.html", render_comparison(data_in_script(result, _script["now"])))
         _out(f"comparison: {printable(str(out / 'compare.html'))}")
 
 
@@ -1191,7 +1191,7 @@ def balance(ruleset: str | None, players: int | None, games: int, seed: int, age
 
     _make_folder(out)
     try:
-        write_report(summary, out)
+        write_report(summary, out, _script["now"])
     except OSError as error:
         where = error.filename or out
         raise OutputError(f"cannot write {printable(str(where))}: {path_error(error)}") from None

@@ -32,6 +32,20 @@ def to_script(text: str, script: str) -> str:
     return str(_converter().convert(text))
 
 
+def data_in_script(data: Any, script: str) -> Any:
+    """JSON-like data (dicts, lists, strings) with every string, keys too, in `script`: a
+    report's figures and page drawn for people (the data files keep the library's script)."""
+    if script == "hant":
+        return data
+    if isinstance(data, str):
+        return to_script(data, script)
+    if isinstance(data, dict):
+        return {data_in_script(k, script): data_in_script(v, script) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return type(data)(data_in_script(x, script) for x in data)
+    return data
+
+
 class ScriptStream:
     """A text stream that writes what it is given in `script` (the terminal of `sgs play`)."""
 

@@ -84,3 +84,13 @@ def test_the_terminal_of_sgs_play_follows_the_script():
 def test_an_unknown_script_is_a_usage_error(bad):
     done = CliRunner().invoke(main, ["--script", bad, "run"])
     assert done.exit_code == 2 and "hant" in done.output
+
+
+def test_a_balance_report_is_drawn_in_the_script_its_data_keeps_the_librarys(tmp_path):
+    out = tmp_path / "report"
+    _run("--script", "hans", "balance", "-g", "6", "-p", "4", "--agents", "random", "--out", str(out), "-q")
+    page = (out / "index.html").read_text(encoding="utf-8")
+    data = (out / "summary.json").read_text(encoding="utf-8")
+    assert "刘备" in page or "孙权" in page or "曹操" in page
+    assert "劉備" not in page and "孫權" not in page
+    assert "劉備" in data or "孫權" in data  # the data files stay in the library's script

@@ -332,11 +332,15 @@ def page(title: str, body: str) -> str:
             f"<style>{CSS}</style></head><body>\n{body}\n</body></html>\n")
 
 
-def write_report(summary: dict[str, Any], out: Path) -> list[Path]:
+def write_report(summary: dict[str, Any], out: Path, script: str = "hant") -> list[Path]:
     """summary.json, the figures and index.html in ``out`` (created), each written whole or not
-    at all (files.write_atomic); the paths written."""
+    at all (files.write_atomic); the paths written. The figures and the page are in `script`
+    (sgs_dsl/scripts.py), summary.json in the library's own."""
+    from ..scripts import data_in_script
+
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(out / "summary.json", (json.dumps(summary, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
-    figures = write_figures(summary, out)
-    write_atomic(out / "index.html", render_html(summary, figures).encode("utf-8"))
+    shown = data_in_script(summary, script)
+    figures = write_figures(shown, out)
+    write_atomic(out / "index.html", render_html(shown, figures).encode("utf-8"))
     return [out / "summary.json", *figures, out / "index.html"]
