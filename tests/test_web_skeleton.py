@@ -177,13 +177,18 @@ def test_dead_seats_are_written_dead_and_their_cards_lie_elsewhere() -> None:
 
 
 def test_what_a_ruling_cannot_write_is_named() -> None:
-    # a 周泰 kept alive below 0 hp by 不屈; a card in a judge area as another trick; a spent limited skill
+    # a 周泰 kept alive below 0 hp by 不屈; a spent limited skill
     notes = unwritable(skeleton_at(replay("hegemony", 5, 6, "heuristic", max_turns=40), 678))
     assert any("alive at -4 hp" in n for n in notes)
-    notes = unwritable(skeleton_at(replay("standard", 5, 3, "random", max_turns=60), 240))
-    assert any("紫騂 ♦K as another trick" in n for n in notes)
     notes = unwritable(skeleton_at(replay("hegemony", 6, 2, "heuristic"), 55))
     assert any("already used [雄異]" in n for n in notes)
+
+
+def test_a_card_in_a_judge_area_as_another_trick_is_written_as_it_and_judged_so() -> None:
+    text = skeleton_at(replay("standard", 5, 3, "random", max_turns=60), 240)
+    assert "judge [閃電 ♥Q, 紫騂 ♦K as standard.樂不思蜀]" in text and "as another trick" not in text
+    result = run(text)  # the turn plays through both judgements to the moment's next question
+    assert len(result.failures) == 1 and result.failures[0].startswith("unanswered question to seat 5: '棄牌階段")
 
 
 def test_a_step_before_the_first_turn_gives_the_first_turn_unplayed() -> None:

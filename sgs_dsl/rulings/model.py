@@ -16,6 +16,7 @@ class CardRef:
     suit: str
     rank: int
     span: Span
+    counts_as: str = ""  # in a judge area: the key of the delayed trick it lies there as (`as 樂不思蜀`), "" for itself
 
     def face(self) -> str:
         return f"{SUIT_ZH[self.suit]}{RANK_FACE.get(self.rank, str(self.rank))}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import attrs
 from lark import Token, Tree
 
 from ..compiler.library import RANKS, load_library
@@ -111,6 +112,28 @@ class _Reader:
 
     def cards(self, node: Tree) -> tuple[CardRef, ...]:
         return tuple(c for c in (self.card(n) for n in node.children if n is not None) if c is not None)
+
+    def judged(self, node: Tree) -> tuple[CardRef, ...]:
+        """A judge area: its cards, each maybe lying there as another delayed trick (`as NAME`)."""
+        out = []
+        for entry in node.children:
+            if entry is None:
+                continue
+            card_node, as_tok = entry.children
+            ref = self.card(card_node)
+            if ref is None:
+                continue
+            if as_tok is not None:
+                kind = self.card_kind(as_tok)
+                if kind is None:
+                    continue
+                if kind.type != "delayed":
+                    self.error(self.span(as_tok), f"{kind.name} is not a delayed trick",
+                               "a card lies in a judge area as a delayed trick (as 樂不思蜀, as 兵糧寸斷)")
+                    continue
+                ref = attrs.evolve(ref, counts_as=kind.key)
+            out.append(ref)
+        return tuple(out)
 
     def skill_name(self, token: Token) -> str:
         """The skill's key as the engine fires it: a hero skill (read among the packages of the
@@ -320,6 +343,8 @@ class _Reader:
                 marks.append((str(a.children[0]), int(a.children[1])))
             elif a.data == "careerist":
                 careerist = self.span(a)
+            elif a.data == "judge":
+                zones["judge"] = self.judged(a)
             elif a.data != "dead":
                 zones[a.data] = self.cards(a.children[0])
         dead = any(a.data == "dead" for a in attrs)
@@ -404,8 +429,10 @@ class _Reader:
                 self.error(c.span, f"two cards in the {kind.type} slot", f"the other is {slots[kind.type].text()}")
             slots[kind.type] = c
         for c in zones["judge"]:
-            if self.cards_named(c.name)[0].type != "delayed":
-                self.error(c.span, f"{c.name} is not a delayed trick", "only delayed tricks lie in a judge area")
+            if not c.counts_as and self.cards_named(c.name)[0].type != "delayed":
+                self.error(c.span, f"{c.name} is not a delayed trick",
+                           f"only delayed tricks lie in a judge area: a card converted to one says which, "
+                           f"`{c.text()} as 樂不思蜀`")
 
     def check_cards(self, seats, deck_top, discard, ruleset: str) -> None:
         """Each named card is a card of the deck, and no physical card is named twice."""

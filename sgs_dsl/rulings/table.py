@@ -35,10 +35,14 @@ def build_table(ruling: Ruling, library: Any, parts: Parts = DEFAULT_PARTS) -> t
     dealt = ruling.setup and bool(library.ruleset(ruling.ruleset).heroes)
     players = [_dealt_seat(spec) if dealt else _seat(spec, library, ruling, mode) for spec in ruling.seats]
     placed: list[tuple[Player, str, Card]] = []
+    converted: list[tuple[Card, str]] = []  # judge-area cards that lie there as another trick
     for spec, p in zip(ruling.seats, players, strict=True):
         placed += [(p, "hand", take(r)) for r in spec.hand]
         placed += [(p, "equip", take(r)) for r in spec.equip]
-        placed += [(p, "judge", take(r)) for r in spec.judge]
+        for r in spec.judge:
+            placed.append((p, "judge", take(r)))
+            if r.counts_as:
+                converted.append((placed[-1][2], r.counts_as))
         placed += [(p, "pile:" + name, take(r)) for name, refs in spec.piles for r in refs]
     top = [take(r) for r in ruling.deck_top]
     discard = [take(r) for r in ruling.discard]
@@ -47,6 +51,8 @@ def build_table(ruling: Ruling, library: Any, parts: Parts = DEFAULT_PARTS) -> t
     game.all_cards = list(deck)
     game.hero_pool = tuple(h.key for h in ruleset_heroes(library, ruling.ruleset))  # for unused_heroes()
     game.discard_pile = discard
+    for card, name in converted:
+        game.judge_as[card.uid] = game.kind_named(name)
     for p, zone, card in placed:
         if zone == "hand":
             p.hand.append(card)

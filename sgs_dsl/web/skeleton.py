@@ -136,12 +136,11 @@ def _generals(seat: Any, p: Player, n: int, notes: list[str]) -> list[str]:
 
 
 def _zones(game: Game, p: Player, n: int, notes: list[str]) -> list[str]:
-    judge = [c for c in p.judge if c.uid not in game.judge_as]
-    if len(judge) < len(p.judge):  # a card placed as another trick: a ruling judges only real ones
-        notes.append(f"seat {n}'s judge area holds {_cards(c for c in p.judge if c.uid in game.judge_as)} "
-                     "as another trick, which a ruling cannot write: left out (under the deck)")
-    words = [f"{zone} [{_cards(cards)}]" for zone, cards in
-             (("hand", p.hand), ("equip", list(p.equips.values())), ("judge", judge)) if cards]
+    words = [f"{zone} [{_cards(cards)}]" for zone, cards in (("hand", p.hand), ("equip", list(p.equips.values())))
+             if cards]
+    if p.judge:  # a card placed as another trick lies there `as` it
+        words.append("judge [" + ", ".join(card_text(c) + (f" as {game.judge_as[c.uid].key}"
+                                                          if c.uid in game.judge_as else "") for c in p.judge) + "]")
     words += [f"pile {name} [{_cards(cards)}]" for name, cards in p.piles.items() if cards]
     return words
 
