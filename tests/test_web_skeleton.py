@@ -180,8 +180,8 @@ def test_what_a_ruling_cannot_write_is_named() -> None:
     # a 周泰 kept alive below 0 hp by 不屈; a spent limited skill
     notes = unwritable(skeleton_at(replay("hegemony", 5, 6, "heuristic", max_turns=40), 678))
     assert any("alive at -4 hp" in n for n in notes)
-    notes = unwritable(skeleton_at(replay("hegemony", 6, 2, "heuristic"), 55))
-    assert any("already used [雄異]" in n for n in notes)
+    text = skeleton_at(replay("hegemony", 6, 2, "heuristic"), 55)
+    assert " spent 雄異" in text and not any("雄異" in n for n in unwritable(text))  # a limited skill used
 
 
 def test_a_card_in_a_judge_area_as_another_trick_is_written_as_it_and_judged_so() -> None:

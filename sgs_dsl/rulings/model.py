@@ -50,6 +50,7 @@ class SeatSpec:
     marks: tuple[tuple[str, int], ...] = ()  # (mark name, count)
     dead: bool = False  # dead before the ruling starts
     careerist: Span | None = None  # 國戰: where `careerist` is written; the seat revealed itself as one
+    spent: tuple[str, ...] = ()  # the keys of limited skills (限定技) it already used
 
 
 @attrs.frozen

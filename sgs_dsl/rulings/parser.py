@@ -325,6 +325,7 @@ class _Reader:
         marks: list[tuple[str, int]] = []
         hp_node = None
         careerist: Span | None = None
+        spent: list[str] = []
         for a in attrs:
             if a.data == "hp":
                 hp_node, hp = a, int(a.children[0])
@@ -343,12 +344,14 @@ class _Reader:
                 marks.append((str(a.children[0]), int(a.children[1])))
             elif a.data == "careerist":
                 careerist = self.span(a)
+            elif a.data == "spent":
+                spent.append(self.spent_skill(a.children[0], hero))
             elif a.data == "judge":
                 zones["judge"] = self.judged(a)
             elif a.data != "dead":
                 zones[a.data] = self.cards(a.children[0])
         dead = any(a.data == "dead" for a in attrs)
-        if dead and (any(zones.values()) or piles or states or marks or hp_node is not None):
+        if dead and (any(zones.values()) or piles or states or marks or spent or hp_node is not None):
             self.error(self.span(node), f"seat {expected} is dead but is given cards, hp, a state or a mark",
                        "a dead seat's cards went to the discard pile at its death: list them in `discard [...]`")
         if hp_node is not None:
@@ -356,7 +359,7 @@ class _Reader:
         self.check_zones(zones)
         return SeatSpec(expected, role, hp, max_hp, gender, hero, zones["hand"], zones["equip"], zones["judge"],
                         self.span(node), any(a.data == "hand" for a in attrs) or dead, tuple(piles), generals,
-                        tuple(states), tuple(marks), dead, careerist)
+                        tuple(states), tuple(marks), dead, careerist, tuple(spent))
 
     def generals(self, node: Tree) -> tuple[str, str, str] | None:
         """`generals HEAD DEPUTY [shown WHICH]`: two generals of one kingdom, in either script."""
@@ -384,6 +387,25 @@ class _Reader:
                        did_you_mean(name, piles) or "no skill of the library declares a pile (`pile 權;`)")
             return name
         return found
+
+    def spent_skill(self, token: Token, hero: str | None) -> str:
+        """The key of a limited skill a seat already used (`spent NAME`); a located error for a
+        skill that is not limited, or not its hero's (the hero is named before it)."""
+        own = self.library.heroes[hero].skills if hero is not None and hero in self.library.heroes else ()
+        skill = next((s for s in own if normalize(str(token)) in (normalize(s.name), normalize(s.key), s.id)), None)
+        if skill is None:  # not its hero's: read as any skill name (its error, if it names none)
+            skill = self.library.skills.get(self.skill_name(token))
+        if skill is None:
+            return str(token)
+        if "limited" not in skill.tags:
+            self.error(self.span(token), f"{skill.name} is not a limited skill (限定技)",
+                       "`spent` marks a limited skill already used; a wake skill is woken by playing the turn "
+                       "that wakes it")
+        elif hero is not None and hero in self.library.heroes and \
+                skill.key not in {s.key for s in self.library.heroes[hero].skills}:
+            self.error(self.span(token), f"{self.library.heroes[hero].name} has no skill {skill.name}",
+                       "name a limited skill of the seat's hero")
+        return str(skill.key)
 
     def hero(self, token: Token) -> str | None:
         """A hero, or a 國戰 general (`N chooses 曹操;` answers either choice), by key."""

@@ -65,6 +65,7 @@ def build_table(ruling: Ruling, library: Any, parts: Parts = DEFAULT_PARTS) -> t
     for spec, p in zip(ruling.seats, players, strict=True):
         p.chained, p.turned = "chained" in spec.states, "turned" in spec.states
         p.marks.update(spec.marks)
+        p.spent.update(spec.spent)
         if spec.dead:  # died before the ruling: out of the seat order, its role shown
             p.alive = False
     # 國戰: the generals as the table has them, no event; the kingdoms decided as if shown in seat

@@ -102,8 +102,15 @@ def _seat(game: Game, p: Player, generals: dict[int, Any] | None, notes: list[st
     words += _zones(game, p, n, notes)
     words += [state for state, on in (("chained", p.chained), ("turned", p.turned)) if on]
     words += _marks(p, n, notes)
+    words += [f"spent {key}" for key in sorted(p.spent) if _limited(game, key)]
     notes += _unwritable(game, p, n)
     return " ".join(words) + ";"
+
+
+def _limited(game: Game, key: str) -> bool:
+    """A limited skill (限定技): a ruling writes it used (`spent`); a wake skill it cannot."""
+    skill = game.library.skills.get(key)
+    return skill is not None and "limited" in skill.tags
 
 
 def _hero(game: Game, p: Player, n: int, notes: list[str]) -> list[str]:
@@ -160,9 +167,10 @@ def _marks(p: Player, n: int, notes: list[str]) -> list[str]:
 def _unwritable(game: Game, p: Player, n: int) -> list[str]:
     """What a seat keeps that no ruling entry sets: the judge is told, the ruling plays without it."""
     notes = []
-    if p.spent:
-        notes.append(f"seat {n} has already used {_keys(p.spent)} (limited or wake skills), "
-                     "which a ruling cannot write: they are unused here")
+    woken = [key for key in p.spent if not _limited(game, key)]
+    if woken:
+        notes.append(f"seat {n} has already woken {_keys(woken)} (wake skills), "
+                     "which a ruling cannot write: they are not woken here")
     if p.memory:
         notes.append(f"seat {n}'s skills remember {', '.join(sorted(map(str, p.memory)))}, "
                      "which a ruling cannot write")
