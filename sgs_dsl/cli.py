@@ -1582,13 +1582,30 @@ def serve(host: str, port: int, ruleset: str | None, extra: tuple[Path, ...], ru
     library = _load_library(extra)
     name = resolve_ruleset(library, ruleset)
     app = make_app(library, name, ruling_paths)
+    listening = _listening(host, port)
+    port = listening.getsockname()[1]  # the one taken, for --port 0
     shown = f"[{host}]" if ":" in host else host
     _err(f"sgs serve: the table is at http://{shown}:{port}/ (Ctrl-C stops it)")
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning")
-    except (OSError, SystemExit) as error:
-        _err(f"error: cannot serve on {host}:{port}: {getattr(error, 'strerror', None) or error}")
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listening])
+    except KeyboardInterrupt:  # uvicorn stops on Ctrl-C, then raises it again: a stop asked for
+        pass
+
+
+def _listening(host: str, port: int) -> Any:
+    """A socket bound to the address, before the server starts: an address in use, or a host
+    that is not this machine's, is one line and exit status 1."""
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        listening = socket.socket(family, kind, proto)
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind(address)
+    except OSError as error:
+        _err(f"error: cannot serve on {host}:{port}: {error.strerror or error}")
         sys.exit(1)
+    return listening
 
 
 if __name__ == "__main__":  # pragma: no cover
