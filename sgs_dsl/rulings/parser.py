@@ -113,6 +113,11 @@ class _Reader:
     def cards(self, node: Tree) -> tuple[CardRef, ...]:
         return tuple(c for c in (self.card(n) for n in node.children if n is not None) if c is not None)
 
+    def delayed_tricks(self) -> str:
+        """The delayed tricks of the library, for a hint: `as` names one of them."""
+        names = sorted({c.name for c in self.library.cards.values() if c.type == "delayed"})
+        return "the delayed tricks are " + "、".join(names) if names else "the library has no delayed trick"
+
     def judged(self, node: Tree) -> tuple[CardRef, ...]:
         """A judge area: its cards, each maybe lying there as another delayed trick (`as NAME`)."""
         out = []
@@ -129,7 +134,7 @@ class _Reader:
                     continue
                 if kind.type != "delayed":
                     self.error(self.span(as_tok), f"{kind.name} is not a delayed trick",
-                               "a card lies in a judge area as a delayed trick (as 樂不思蜀, as 兵糧寸斷)")
+                               f"a card lies in a judge area as a delayed trick: {self.delayed_tricks()}")
                     continue
                 ref = attrs.evolve(ref, counts_as=kind.key)
             out.append(ref)
@@ -454,7 +459,7 @@ class _Reader:
             if not c.counts_as and self.cards_named(c.name)[0].type != "delayed":
                 self.error(c.span, f"{c.name} is not a delayed trick",
                            f"only delayed tricks lie in a judge area: a card converted to one says which, "
-                           f"`{c.text()} as 樂不思蜀`")
+                           f"`{c.text()} as TRICK` ({self.delayed_tricks()})")
 
     def check_cards(self, seats, deck_top, discard, ruleset: str) -> None:
         """Each named card is a card of the deck, and no physical card is named twice."""
