@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 import attrs
 
-from .agents.registry import AGENT_NAMES, AgentLoadError, AgentSpec, agent_class, make_agent
+from .agents.registry import AGENT_NAMES, AgentLoadError, AgentSpec, SeatAgents, agent_class, make_agent
 from .engine.decisions import Option, Request, declining_option
 from .engine.view import SeatInfo, SeatView
 from .game import GameResult
@@ -89,12 +89,7 @@ def _factory(agents: AgentsArg) -> Callable[[Any, int], Any]:
     if isinstance(agents, str):
         agents = AgentSpec(agents)
     if isinstance(agents, AgentSpec):
-        spec = agents
-
-        def by_spec(player: Any, seed: int) -> Any:
-            return make_agent(spec.name_for(player.seat, player.role), seed)
-
-        return by_spec
+        return SeatAgents(agents)
     if isinstance(agents, Mapping):
         table = dict(agents)
 

@@ -17,8 +17,9 @@ from typing import Any
 
 import attrs
 
-from .agents.registry import AgentSpec, make_agent
+from .agents.registry import AgentSpec, SeatAgents
 from .engine.decisions import Agent, Request
+from .engine.parts import DEFAULT_PARTS, Parts
 
 FORMAT = "sgs-session"
 VERSION = 1
@@ -88,19 +89,15 @@ def _field(data: dict[str, Any], key: str, kind: type) -> Any:
 
 class AnswersAgent:
     """Gives a session's answers back, in order, each checked against the question it answers
-    (the label at that index: AnswerMisfit when it is not); then asks `then` (None: the session
-    ends, SessionEnded)."""
+    (the label at that index: AnswerMisfit when it is not); past the last, SessionEnded."""
 
-    def __init__(self, answers: Sequence[tuple[int, str]], then: Agent | None = None) -> None:
+    def __init__(self, answers: Sequence[tuple[int, str]]) -> None:
         self.answers = list(answers)
         self.given = 0
-        self.then = then
 
     def choose(self, request: Request, view: Any) -> int:
         if self.given >= len(self.answers):
-            if self.then is None:
-                raise SessionEnded(self.given)
-            return self.then.choose(request, view)
+            raise SessionEnded(self.given)
         index, label = self.answers[self.given]
         labels = request.labels()
         if not 0 <= index < len(labels) or labels[index] != label:
@@ -140,40 +137,37 @@ class SessionEnded(BaseException):
 class AnswerMisfit(BaseException):
     """An answer that does not fit the question it meets: raised through the game (a
     BaseException, so the game's catch-all for engine bugs does not report it as one, with a
-    traceback), then reported as the SessionError it is (`misfit`)."""
-
-
-def misfit(error: AnswerMisfit) -> SessionError:
-    return SessionError(str(error))
+    traceback), then reported as the SessionError it is (`play_again`)."""
 
 
 def agent_factory(session: Session, person: Agent) -> Callable[[Any, int], Agent]:
     """The seats' agents as `setup` makes them (game.AgentFactory): `person` at the session's
     seat, the session's agents elsewhere, each seeded by the game as `sgs run` seeds them."""
 
+    others = SeatAgents(session.agents)
+
     def make(player: Any, seed: int) -> Agent:
-        if player.seat == session.seat:
-            return person
-        return make_agent(session.agents.name_for(player.seat, player.role), seed)
+        return person if player.seat == session.seat else others(player, seed)
 
     return make
 
 
-def play_again(library: Any, session: Session) -> tuple[list[str], Any]:
+def play_again(library: Any, session: Session, parts: Parts = DEFAULT_PARTS) -> tuple[list[str], Any]:
     """Play a session's game again, its person's answers given back: (the log, the GameResult),
     the result None when the answers end before the game does (a game left). SessionError when
-    an answer does not fit the question it meets."""
+    an answer does not fit the question it meets. `parts`: what the game is built from (a
+    replay watches it through them)."""
     from .game import run, setup, turn_cap
 
     person = AnswersAgent(session.answers)
     lines: list[str] = []
     try:
-        game = setup(library, session.ruleset, session.players, session.seed, log=True,
+        game = setup(library, session.ruleset, session.players, session.seed, log=True, parts=parts,
                      agent_factory=agent_factory(session, person), placed=dict(session.placed) or None)
         lines = game.lines
         result = run(game, turn_cap(library, session.ruleset, session.max_turns))
     except SessionEnded:
         return list(lines), None
     except AnswerMisfit as error:
-        raise misfit(error) from None
+        raise SessionError(str(error)) from None
     return result.log, result

@@ -48,11 +48,12 @@ class Encoding:
 
     cards: tuple[str, ...]
     skills: frozenset[str]
+    index: dict[str, int] = attrs.field(eq=False)  # a card name -> its place in `cards`
 
     @classmethod
     def of(cls, library: Any, ruleset: str) -> Encoding:
-        names = sorted({card.kind.name for card in library.dealt_cards(ruleset)})
-        return cls(tuple(names), frozenset(s.name for s in library.skills.values()))
+        names = tuple(sorted({card.kind.name for card in library.dealt_cards(ruleset)}))
+        return cls(names, frozenset(s.name for s in library.skills.values()), {n: i for i, n in enumerate(names)})
 
     @property
     def seat_size(self) -> int:
@@ -66,13 +67,9 @@ class Encoding:
     def card_index(self, label: str) -> int:
         """1 + the index of the card a label names first (its 【NAME】), 0 for none."""
         for name in BRACKETED.findall(label):
-            if name in self._index:
-                return self._index[name] + 1
+            if name in self.index:
+                return self.index[name] + 1
         return 0
-
-    @property
-    def _index(self) -> dict[str, int]:
-        return _indexes(self.cards)
 
     def observe(self, view: SeatView, request: Request | None) -> np.ndarray:
         out = np.zeros(self.size, dtype=np.float32)
@@ -137,12 +134,3 @@ def action_mask(request: Request | None) -> np.ndarray:
         mask[:min(len(request.options), MAX_OPTIONS)] = 1
     return mask
 
-
-_INDEXES: dict[tuple[str, ...], dict[str, int]] = {}
-
-
-def _indexes(cards: tuple[str, ...]) -> dict[str, int]:
-    found = _INDEXES.get(cards)
-    if found is None:
-        found = _INDEXES[cards] = {name: i for i, name in enumerate(cards)}
-    return found

@@ -19,7 +19,7 @@ from ..engine.kernel import Game
 from ..engine.parts import DEFAULT_PARTS, Parts
 from ..engine.turn import Turn
 from ..engine.view import SeatView
-from ..sessions import AnswerMisfit, AnswersAgent, Session, SessionEnded, agent_factory, misfit
+from ..sessions import Session, play_again
 from .tableview import full_table, seat_table
 
 
@@ -147,19 +147,12 @@ def play_session(library: Any, session: Session, watch: Watch, base: Parts = DEF
     """Play a session's game (its person's answers given back from the file) under `watch`;
     the GameResult, or None when it stopped at the step asked for or where the answers end.
     `base`: the parts the game is built from (a test watches the game through them)."""
-    from ..game import run, setup, turn_cap
-
-    person = AnswersAgent(session.answers)
     watch.about = f"{session.ruleset}, {session.players} players, seed {session.seed}"
     parts = attrs.evolve(base, game=watched_game(watch, base.game or Game), turn=watched_turn(watch, base.turn))
     try:
-        game = setup(library, session.ruleset, session.players, session.seed, log=True, parts=parts,
-                     agent_factory=agent_factory(session, person), placed=dict(session.placed) or None)
-        return run(game, turn_cap(library, session.ruleset, session.max_turns))
-    except (_Stop, SessionEnded):
+        return play_again(library, session, parts)[1]
+    except _Stop:
         return None
-    except AnswerMisfit as error:
-        raise misfit(error) from None
 
 
 def moment(game: Game, viewer: int | None) -> dict[str, Any]:

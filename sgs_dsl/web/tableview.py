@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.decisions import Request
+from ..engine.decisions import Request, declining_option
 from ..engine.view import SeatInfo, SeatView
 
 
@@ -54,13 +54,5 @@ def question(request: Request, number: int) -> dict[str, Any]:
     or None when every option does something."""
     return {"id": number, "seat": request.seat, "kind": request.kind, "prompt": request.prompt,
             "asker": request.asker, "for_seat": request.for_seat, "options": request.labels(),
-            "cancel": cancel_option(request)}
+            "cancel": declining_option(request)}
 
-
-def cancel_option(request: Request) -> int | None:
-    """The option that declines: the one the engine acts on as nothing (value None), or the
-    no of a question whether to (kind `invoke`, value False)."""
-    for i, option in enumerate(request.options):
-        if option.value is None or (request.kind == "invoke" and option.value is False):
-            return i
-    return None
